@@ -1,0 +1,138 @@
+"""The one protocol every player implements, and what a player may know.
+
+An agent never sees the opponent's hidden piece types: it acts on a
+``PlayerView``, built from the game by ``PlayerView.of``, which carries only
+the player's own pieces, the opponent's public information and the public
+move history.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from ..game import Game, Move, Outcome, Variant
+from ..game import kernels as K
+
+#: ``PlayerView.types`` value of an opponent piece whose type is not public.
+UNKNOWN = 12
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """A played move and what it revealed (types are -1 when there was no battle)."""
+
+    move: Move
+    player: int
+    attacker: int
+    defender: int
+    result: int  # a kernels.RESULT_* code
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """What ``player`` knows at one point of a game.
+
+    Attributes:
+        player: 0 Red, 1 Blue.
+        variant: the variant being played.
+        owner: ``int8[100]``: -1 empty, 0 Red, 1 Blue, 2 lake.
+        types: ``int8[100]``: piece type 0..11 of own pieces and revealed opponent
+            pieces, ``UNKNOWN`` (12) for hidden opponent pieces, -1 elsewhere.
+        revealed: ``bool[100]``: the piece's type is public.
+        moved: ``bool[100]``: the piece has moved (public).
+        legal_moves: the player's legal moves (empty when it is not to move).
+        history: every move of the game so far, with battle results.
+        ply: moves played so far; ``moves_since_attack`` likewise.
+    """
+
+    player: int
+    variant: Variant
+    owner: np.ndarray
+    types: np.ndarray
+    revealed: np.ndarray
+    moved: np.ndarray
+    legal_moves: tuple[Move, ...]
+    history: tuple[MoveRecord, ...]
+    ply: int
+    moves_since_attack: int
+
+    @classmethod
+    def of(cls, game: Game, player: int, history: tuple[MoveRecord, ...] = ()) -> "PlayerView":
+        """The view of ``player`` on ``game`` (``history`` as recorded by the match runner)."""
+        board = game.state.board[0]
+        flags = game.state.flags[0]
+        piece = board > 0
+        owner = np.where(piece, (board - 1) // 12, -1).astype(np.int8)
+        owner[board == K.LAKE] = 2
+        types = np.where(piece, (board - 1) % 12, -1).astype(np.int8)
+        revealed = (flags & K.REVEALED).astype(bool) & piece
+        hidden = (owner == 1 - player) & ~revealed
+        types[hidden] = UNKNOWN
+        return cls(
+            player=player,
+            variant=game.variant,
+            owner=owner,
+            types=types,
+            revealed=revealed,
+            moved=(flags & K.MOVED).astype(bool) & piece,
+            legal_moves=tuple(game.legal_moves()) if game.turn == player else (),
+            history=history,
+            ply=game.ply,
+            moves_since_attack=game.moves_since_attack,
+        )
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """A Stratego player: bots, the network agent, a person, an external program.
+
+    The match runner calls ``reset`` once per game, then ``choose_setup``, then
+    ``act`` whenever the agent is to move, and ``game_over`` at the end.
+    """
+
+    name: str
+
+    def reset(self, variant: Variant, player: int, seed: int | None = None) -> None:
+        """Start a new game as ``player`` (0 Red, 1 Blue); ``seed`` makes the agent's choices reproducible."""
+
+    def choose_setup(self) -> np.ndarray:
+        """The deployment: ``int8[100]`` piece type per absolute square, -1 elsewhere (see ``game.deployment``)."""
+
+    def act(self, view: PlayerView) -> Move:
+        """Choose one of ``view.legal_moves``."""
+
+    def game_over(self, outcome: Outcome, view: PlayerView) -> None:
+        """Told how the game ended."""
+
+
+def play_game(red: Agent, blue: Agent, variant: Variant, seed: int) -> tuple[Game, tuple[MoveRecord, ...]]:
+    """Play one game between two agents and return the finished game and its move records.
+
+    Agents are reset with seeds derived from ``seed``.  An agent that returns
+    an illegal move raises ``IllegalMoveError`` (the arena turns it into a loss).
+    """
+    agents = (red, blue)
+    for p, a in enumerate(agents):
+        a.reset(variant, p, seed * 2 + p)
+    game = Game(variant, agents[0].choose_setup(), agents[1].choose_setup())
+    history: list[MoveRecord] = []
+    while not game.is_over():
+        p = game.turn
+        move = agents[p].act(PlayerView.of(game, p, tuple(history)))
+        attacker = game.piece_at(move.from_sq)
+        defender = game.piece_at(move.to_sq)
+        result = game.push(move)
+        battle = defender is not None
+        history.append(MoveRecord(
+            move, p,
+            attacker.type if (attacker and battle) else -1,
+            defender.type if battle else -1,
+            int(result),
+        ))
+    final = tuple(history)
+    for p, a in enumerate(agents):
+        a.game_over(game.outcome(), PlayerView.of(game, p, final))
+    return game, final

@@ -1,0 +1,549 @@
+"""Numba kernels: legal moves, applying a move, battles, repetition rules, game end.
+
+Every function works on game ``b`` of a batch whose state is a handful of
+NumPy arrays (see ``state.BatchState``); the single-game ``Game``, the batched
+environment, the bots and the UIs all call these same kernels.
+
+Board encoding (``board: int8[B, 100]``, square ``row*10+col``, row 0 = rank 1):
+``EMPTY`` 0, ``LAKE`` -1, a piece of player ``p`` (0 Red, 1 Blue) and type ``t``
+is ``1 + 12*p + t``.  ``flags: uint8[B, 100]`` travel with the piece:
+``REVEALED`` (its type is public) and ``MOVED`` (it has moved at least once).
+
+Rules: ``spec/rules.md``. The two-squares rule looks at the mover's last
+``limit`` moves: the candidate is illegal when they and it are the same
+piece going back and forth along one line and all their segments share a
+square border (a single-step piece: the same two squares).  The more-squares
+rule forbids the chaser of a running chase a threatening move that recreates
+a board seen during the chase, unless it returns to the square it came from.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .pieces import BOMB, FLAG, MARSHAL, MINER, SCOUT, SPY
+from .variant import (
+    MAX_TWO_SQUARES_LIMIT,
+    R_MAX_MOVES,
+    R_MAX_NO_ATTACK,
+    R_MORE_SQUARES,
+    R_TWO_SQUARES,
+    R_TWO_SQUARES_LIMIT,
+)
+
+EMPTY = 0
+LAKE = -1
+REVEALED = 1
+MOVED = 2
+
+# meta: int32[B, NUM_META]
+M_TO_MOVE = 0  # player to move, 0 Red / 1 Blue
+M_PLY = 1  # moves played (both players)
+M_SINCE_ATTACK = 2  # consecutive moves without an attack
+M_DONE = 3
+M_WINNER = 4  # -1: none (ongoing or draw)
+M_TERMINATION = 5  # a TERM_* code
+M_CHASE = 6  # 1 while a chase runs (more-squares rule)
+M_CHASER = 7
+M_CHASE_SQ = 8  # square of the chasing piece after its last threat
+M_CHASE_N = 9  # boards recorded in the current chase (ring of CHASE_CAPACITY)
+M_LAST_FROM = 10
+M_LAST_TO = 11
+M_LAST_ATTACKER = 12  # attacker type of the last move, -1 if no attack
+M_LAST_DEFENDER = 13  # defender type of the last move, -1 if no attack
+M_LAST_RESULT = 14  # a RESULT_* code
+NUM_META = 16
+
+TERM_NONE = 0
+TERM_FLAG_CAPTURED = 1
+TERM_NO_MOVES = 2
+TERM_BOTH_STUCK = 3
+TERM_MOVE_LIMIT = 4
+TERM_NO_ATTACK_LIMIT = 5
+TERM_RESIGNATION = 6
+
+RESULT_MOVE = 0
+RESULT_ATTACKER_WON = 1
+RESULT_DEFENDER_WON = 2
+RESULT_BOTH_REMOVED = 3
+RESULT_FLAG_CAPTURED = 4
+
+HISTORY = MAX_TWO_SQUARES_LIMIT  # moves per player kept for the two-squares rule
+CHASE_CAPACITY = 64  # boards per chase remembered (oldest forgotten first)
+MAX_MOVES = 512  # bound on the number of legal moves in any position
+
+DR = np.array([1, -1, 0, 0], dtype=np.int64)
+DC = np.array([0, 0, 1, -1], dtype=np.int64)
+
+
+def _neighbours() -> np.ndarray:
+    nb = np.full((100, 4), -1, dtype=np.int64)
+    for sq in range(100):
+        for d in range(4):
+            r, c = sq // 10 + DR[d], sq % 10 + DC[d]
+            if 0 <= r < 10 and 0 <= c < 10:
+                nb[sq, d] = r * 10 + c
+    return nb
+
+
+#: ``NEIGHBOUR[sq, d]``: the next square from ``sq`` in direction ``d`` (up, down, right, left), -1 off the board.
+NEIGHBOUR = _neighbours()
+
+
+def _splitmix64(n: int, seed: int) -> np.ndarray:
+    """``n`` 64-bit keys from SplitMix64: fixed forever, whatever NumPy's generators do."""
+    mask = (1 << 64) - 1
+    out = np.empty(n, dtype=np.uint64)
+    x = seed
+    for i in range(n):
+        x = (x + 0x9E3779B97F4A7C15) & mask
+        z = x
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        out[i] = z ^ (z >> 31)
+    return out
+
+
+#: Zobrist keys ``uint64[100, 25]`` indexed by square and board code (codes 1..24).
+ZOBRIST = _splitmix64(100 * 25, 0x5EED_57A7).reshape(100, 25)
+
+
+@njit(cache=True, inline="always")
+def owner_of(v):
+    return (v - 1) // 12
+
+
+@njit(cache=True, inline="always")
+def type_of(v):
+    return (v - 1) % 12
+
+
+@njit(cache=True)
+def two_squares_violation(hist, b, p, f, t, limit):
+    """True when move ``f -> t`` by ``p`` would break the two-squares rule (ISF 10.1, Scout-aware)."""
+    if f // 10 == t // 10:
+        fixed = f // 10
+        horizontal = True
+        a = f % 10
+        z = t % 10
+    else:
+        fixed = f % 10
+        horizontal = False
+        a = f // 10
+        z = t // 10
+    lo = min(a, z)
+    hi = max(a, z)
+    direction = 1 if z > a else -1
+    nxt = f
+    for k in range(limit):
+        mf = hist[b, p, k, 0]
+        mt = hist[b, p, k, 1]
+        if mf < 0 or mt != nxt:
+            return False
+        if horizontal:
+            if mf // 10 != fixed or mt // 10 != fixed:
+                return False
+            ma = mf % 10
+            mz = mt % 10
+        else:
+            if mf % 10 != fixed or mt % 10 != fixed:
+                return False
+            ma = mf // 10
+            mz = mt // 10
+        d = 1 if mz > ma else -1
+        want = -direction if k % 2 == 0 else direction
+        if d != want:
+            return False
+        lo = max(lo, min(ma, mz))
+        hi = min(hi, max(ma, mz))
+        if lo >= hi:
+            return False
+        nxt = mf
+    return True
+
+
+@njit(cache=True, inline="always")
+def threatens(board, sq, p):
+    """True when a piece of ``p`` on ``sq`` would stand next to an opponent piece."""
+    r = sq // 10
+    c = sq % 10
+    q = 1 - p
+    if r > 0:
+        w = board[sq - 10]
+        if w > 0 and owner_of(w) == q:
+            return True
+    if r < 9:
+        w = board[sq + 10]
+        if w > 0 and owner_of(w) == q:
+            return True
+    if c > 0:
+        w = board[sq - 1]
+        if w > 0 and owner_of(w) == q:
+            return True
+    if c < 9:
+        w = board[sq + 1]
+        if w > 0 and owner_of(w) == q:
+            return True
+    return False
+
+
+@njit(cache=True)
+def more_squares_violation(board, hist, zob, chase, meta, b, p, f, t):
+    """True when non-attacking move ``f -> t`` by the chaser ``p`` recreates a board of the running chase."""
+    if not threatens(board[b], t, p):
+        return False
+    if hist[b, p, 0, 0] == t and hist[b, p, 0, 1] == f:
+        return False  # back to the square it came from in its previous turn
+    v = board[b, f]
+    h = zob[b] ^ ZOBRIST[f, v] ^ ZOBRIST[t, v]
+    n = min(meta[b, M_CHASE_N], CHASE_CAPACITY)
+    for i in range(n):
+        if chase[b, i] == h:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def move_allowed(board, meta, hist, zob, chase, rules, b, p, f, t, attack):
+    if rules[R_TWO_SQUARES] != 0 and hist[b, p, 0, 1] == f and two_squares_violation(
+        hist, b, p, f, t, rules[R_TWO_SQUARES_LIMIT]
+    ):
+        return False
+    if (
+        rules[R_MORE_SQUARES] != 0
+        and not attack
+        and meta[b, M_CHASE] != 0
+        and meta[b, M_CHASER] == p
+        and more_squares_violation(board, hist, zob, chase, meta, b, p, f, t)
+    ):
+        return False
+    return True
+
+
+@njit(cache=True)
+def _gen(board, meta, hist, zob, chase, rules, b, p, out):
+    """Shared move generator: writes the moves to ``out`` and returns their count; with ``out=None``
+    (a branch Numba prunes at compile time) returns 1 at the first legal move found, else 0."""
+    bd = board[b]
+    lo = 1 + 12 * p
+    # Repetition checks can only bite the piece that moved last (two-squares) or any piece of the
+    # chaser (more-squares); everything else skips them.
+    rep_sq = hist[b, p, 0, 1] if rules[R_TWO_SQUARES] != 0 else -2
+    chasing = rules[R_MORE_SQUARES] != 0 and meta[b, M_CHASE] != 0 and meta[b, M_CHASER] == p
+    n = 0
+    for i in range(100):
+        # The early-exit search starts from the opponent's side, where the player's free pieces are.
+        sq = 99 - i if (out is None and p == 0) else i
+        v = bd[sq]
+        t = v - lo
+        if t < 0 or t >= 12 or t == FLAG or t == BOMB:
+            continue
+        check = chasing or sq == rep_sq
+        for d in range(4):
+            tsq = NEIGHBOUR[sq, d]
+            while tsq >= 0:
+                w = bd[tsq]
+                if w == LAKE or (w >= lo and w < lo + 12):
+                    break
+                if not check or move_allowed(board, meta, hist, zob, chase, rules, b, p, sq, tsq, w > 0):
+                    if out is None:
+                        return 1
+                    out[n, 0] = sq
+                    out[n, 1] = tsq
+                    n += 1
+                if w > 0 or t != SCOUT:
+                    break
+                tsq = NEIGHBOUR[tsq, d]
+    return n
+
+
+@njit(cache=True)
+def legal_moves(board, meta, hist, zob, chase, rules, b, p, out):
+    """Write the legal moves of player ``p`` in game ``b`` to ``out: int16[MAX_MOVES, 2]`` (from, to).
+
+    Returns the number of moves written. Moves are ordered by origin square,
+    then direction (up, down, right, left), then distance.
+    """
+    return _gen(board, meta, hist, zob, chase, rules, b, p, out)
+
+
+@njit(cache=True)
+def has_legal_move(board, meta, hist, zob, chase, rules, b, p):
+    """True when player ``p`` of game ``b`` has at least one legal move."""
+    return _gen(board, meta, hist, zob, chase, rules, b, p, None) > 0
+
+
+@njit(cache=True)
+def is_legal(board, meta, hist, zob, chase, rules, b, f, t):
+    """True when ``f -> t`` is a legal move for the player to move in game ``b`` (which must not be over)."""
+    if f < 0 or f > 99 or t < 0 or t > 99 or f == t:
+        return False
+    p = meta[b, M_TO_MOVE]
+    v = board[b, f]
+    if v <= 0 or owner_of(v) != p:
+        return False
+    pt = type_of(v)
+    if pt == FLAG or pt == BOMB:
+        return False
+    fr = f // 10
+    fc = f % 10
+    tr = t // 10
+    tc = t % 10
+    if fr != tr and fc != tc:
+        return False
+    dist = abs(tr - fr) + abs(tc - fc)
+    if dist > 1 and pt != SCOUT:
+        return False
+    dr = (tr > fr) - (tr < fr)
+    dc = (tc > fc) - (tc < fc)
+    for k in range(1, dist):
+        if board[b, f + k * (dr * 10 + dc)] != EMPTY:
+            return False
+    w = board[b, t]
+    if w == LAKE or (w > 0 and owner_of(w) == p):
+        return False
+    return move_allowed(board, meta, hist, zob, chase, rules, b, p, f, t, w > 0)
+
+
+@njit(cache=True, inline="always")
+def _chase_push(chase, meta, b, h):
+    n = meta[b, M_CHASE_N]
+    chase[b, n % CHASE_CAPACITY] = h
+    meta[b, M_CHASE_N] = n + 1
+
+
+@njit(cache=True)
+def _finish(meta, b, winner, termination):
+    meta[b, M_DONE] = 1
+    meta[b, M_WINNER] = winner
+    meta[b, M_TERMINATION] = termination
+
+
+@njit(cache=True)
+def apply_move(board, flags, meta, hist, zob, chase, rules, b, f, t):
+    """Play the (legal, unchecked) move ``f -> t`` for the player to move in game ``b``.
+
+    Resolves the battle, updates the revealed/moved flags, repetition state,
+    counters and the side to move, and ends the game when the Flag falls, a
+    draw limit is reached, or the next player has no legal move (a loss; a
+    draw when neither side can move).  Returns the ``RESULT_*`` code.
+    """
+    p = meta[b, M_TO_MOVE]
+    v = board[b, f]
+    at = type_of(v)
+    w = board[b, t]
+    attack = w > 0
+    for k in range(HISTORY - 1, 0, -1):
+        hist[b, p, k, 0] = hist[b, p, k - 1, 0]
+        hist[b, p, k, 1] = hist[b, p, k - 1, 1]
+    hist[b, p, 0, 0] = f
+    hist[b, p, 0, 1] = t
+    fl = flags[b, f] | MOVED
+    step = abs(t - f)
+    if step != 1 and step != 10:
+        fl |= REVEALED  # a Scout moving more than one square
+    h_before = zob[b]
+    h = h_before ^ ZOBRIST[f, v]
+    board[b, f] = EMPTY
+    flags[b, f] = 0
+    meta[b, M_LAST_FROM] = f
+    meta[b, M_LAST_TO] = t
+    result = RESULT_MOVE
+    if not attack:
+        board[b, t] = v
+        flags[b, t] = fl
+        h ^= ZOBRIST[t, v]
+        meta[b, M_LAST_ATTACKER] = -1
+        meta[b, M_LAST_DEFENDER] = -1
+    else:
+        dt = type_of(w)
+        meta[b, M_LAST_ATTACKER] = at
+        meta[b, M_LAST_DEFENDER] = dt
+        h ^= ZOBRIST[t, w]
+        if dt == FLAG:
+            result = RESULT_FLAG_CAPTURED
+        elif dt == BOMB:
+            result = RESULT_ATTACKER_WON if at == MINER else RESULT_DEFENDER_WON
+        elif at == SPY and dt == MARSHAL:
+            result = RESULT_ATTACKER_WON
+        elif at > dt:
+            result = RESULT_ATTACKER_WON
+        elif at == dt:
+            result = RESULT_BOTH_REMOVED
+        else:
+            result = RESULT_DEFENDER_WON
+        if result == RESULT_ATTACKER_WON or result == RESULT_FLAG_CAPTURED:
+            board[b, t] = v
+            flags[b, t] = fl | REVEALED
+            h ^= ZOBRIST[t, v]
+        elif result == RESULT_DEFENDER_WON:
+            flags[b, t] |= REVEALED
+            h ^= ZOBRIST[t, w]
+        else:
+            board[b, t] = EMPTY
+            flags[b, t] = 0
+    zob[b] = h
+    meta[b, M_LAST_RESULT] = result
+
+    if rules[R_MORE_SQUARES] != 0:
+        if attack:
+            meta[b, M_CHASE] = 0
+        else:
+            threat = threatens(board[b], t, p)
+            cont = False
+            if meta[b, M_CHASE] != 0:
+                if meta[b, M_CHASER] != p:
+                    cs = meta[b, M_CHASE_SQ]
+                    cont = abs(cs // 10 - f // 10) + abs(cs % 10 - f % 10) == 1  # the threatened piece evades
+                elif threat:
+                    cont = True
+                    meta[b, M_CHASE_SQ] = t
+            if cont:
+                _chase_push(chase, meta, b, h)
+            elif threat:
+                meta[b, M_CHASE] = 1
+                meta[b, M_CHASER] = p
+                meta[b, M_CHASE_SQ] = t
+                meta[b, M_CHASE_N] = 0
+                _chase_push(chase, meta, b, h_before)
+                _chase_push(chase, meta, b, h)
+            else:
+                meta[b, M_CHASE] = 0
+
+    meta[b, M_PLY] += 1
+    if attack:
+        meta[b, M_SINCE_ATTACK] = 0
+    else:
+        meta[b, M_SINCE_ATTACK] += 1
+    q = 1 - p
+    meta[b, M_TO_MOVE] = q
+    if result == RESULT_FLAG_CAPTURED:
+        _finish(meta, b, p, TERM_FLAG_CAPTURED)
+    elif rules[R_MAX_MOVES] > 0 and meta[b, M_PLY] >= rules[R_MAX_MOVES]:
+        _finish(meta, b, -1, TERM_MOVE_LIMIT)
+    elif rules[R_MAX_NO_ATTACK] > 0 and meta[b, M_SINCE_ATTACK] >= rules[R_MAX_NO_ATTACK]:
+        _finish(meta, b, -1, TERM_NO_ATTACK_LIMIT)
+    else:
+        check_stuck(board, meta, hist, zob, chase, rules, b)
+    return result
+
+
+@njit(cache=True)
+def check_stuck(board, meta, hist, zob, chase, rules, b):
+    """End game ``b`` if the player to move has no legal move: a loss, or a draw if neither side can move."""
+    q = meta[b, M_TO_MOVE]
+    if has_legal_move(board, meta, hist, zob, chase, rules, b, q):
+        return
+    if has_legal_move(board, meta, hist, zob, chase, rules, b, 1 - q):
+        _finish(meta, b, 1 - q, TERM_NO_MOVES)
+    else:
+        _finish(meta, b, -1, TERM_BOTH_STUCK)
+
+
+@njit(cache=True)
+def reset_game(board, flags, meta, hist, zob, chase, rules, lakes, b, red, blue):
+    """Start game ``b`` from two deployments: ``red``/``blue: int8[100]`` of piece types (-1 empty),
+    absolute squares, already validated."""
+    h = np.uint64(0)
+    for sq in range(100):
+        flags[b, sq] = 0
+        if red[sq] >= 0:
+            v = 1 + red[sq]
+        elif blue[sq] >= 0:
+            v = 13 + blue[sq]
+        else:
+            v = EMPTY
+        board[b, sq] = v
+        if v > 0:
+            h ^= ZOBRIST[sq, v]
+    for i in range(lakes.shape[0]):
+        board[b, lakes[i]] = LAKE
+    zob[b] = h
+    meta[b, :] = 0
+    meta[b, M_WINNER] = -1
+    meta[b, M_LAST_FROM] = -1
+    meta[b, M_LAST_TO] = -1
+    meta[b, M_LAST_ATTACKER] = -1
+    meta[b, M_LAST_DEFENDER] = -1
+    hist[b, :, :, :] = -1
+    check_stuck(board, meta, hist, zob, chase, rules, b)
+
+
+@njit(cache=True)
+def random_setup(counts, squares, out):
+    """Write a uniformly random deployment to ``out: int8[100]`` (-1 elsewhere).
+
+    ``counts: int64[12]`` pieces per type, ``squares: int64[S]`` the deployment
+    squares; uses Numba's generator (seed it with ``seed_numba``).
+    """
+    out[:] = -1
+    perm = np.random.permutation(squares.shape[0])
+    i = 0
+    for t in range(12):
+        for _ in range(counts[t]):
+            out[squares[perm[i]]] = t
+            i += 1
+
+
+@njit(cache=True)
+def seed_numba(seed):
+    """Seed the generator that Numba-compiled code uses (separate from NumPy's)."""
+    np.random.seed(seed)
+
+
+@njit(cache=True)
+def random_playout(board, flags, meta, hist, zob, chase, rules, lakes, counts, red_sq, blue_sq, games, lengths, ends):
+    """Play ``games`` uniformly random games one after the other in slot 0; return the total moves.
+
+    ``lengths: int32[games]`` receives each game's length, ``ends: int32[games]``
+    its ``TERM_*`` code.  Used by the engine benchmark.
+    """
+    moves = np.empty((MAX_MOVES, 2), dtype=np.int16)
+    red = np.empty(100, dtype=np.int8)
+    blue = np.empty(100, dtype=np.int8)
+    total = 0
+    for g in range(games):
+        random_setup(counts, red_sq, red)
+        random_setup(counts, blue_sq, blue)
+        reset_game(board, flags, meta, hist, zob, chase, rules, lakes, 0, red, blue)
+        while meta[0, M_DONE] == 0:
+            n = legal_moves(board, meta, hist, zob, chase, rules, 0, meta[0, M_TO_MOVE], moves)
+            k = np.random.randint(n)
+            apply_move(board, flags, meta, hist, zob, chase, rules, 0, moves[k, 0], moves[k, 1])
+        lengths[g] = meta[0, M_PLY]
+        ends[g] = meta[0, M_TERMINATION]
+        total += meta[0, M_PLY]
+    return total
+
+
+@njit(cache=True)
+def random_playout_batch(board, flags, meta, hist, zob, chase, rules, lakes, counts, red_sq, blue_sq, lengths, ends):
+    """Play one uniformly random game in every slot of the batch, stepping the slots in turn.
+
+    Returns the total moves; ``lengths``/``ends: int32[B]`` receive each game's length and ``TERM_*`` code.
+    """
+    nb = board.shape[0]
+    moves = np.empty((MAX_MOVES, 2), dtype=np.int16)
+    red = np.empty(100, dtype=np.int8)
+    blue = np.empty(100, dtype=np.int8)
+    for b in range(nb):
+        random_setup(counts, red_sq, red)
+        random_setup(counts, blue_sq, blue)
+        reset_game(board, flags, meta, hist, zob, chase, rules, lakes, b, red, blue)
+    running = nb
+    total = 0
+    while running > 0:
+        running = 0
+        for b in range(nb):
+            if meta[b, M_DONE] != 0:
+                continue
+            n = legal_moves(board, meta, hist, zob, chase, rules, b, meta[b, M_TO_MOVE], moves)
+            k = np.random.randint(n)
+            apply_move(board, flags, meta, hist, zob, chase, rules, b, moves[k, 0], moves[k, 1])
+            total += 1
+            running += 1
+    for b in range(nb):
+        lengths[b] = meta[b, M_PLY]
+        ends[b] = meta[b, M_TERMINATION]
+    return total
