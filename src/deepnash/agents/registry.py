@@ -1,0 +1,196 @@
+"""Agent specs: strings such as ``greedy``, ``mcts:sims=200`` or ``ucc:/path/to/bot`` turned into agents.
+
+Every command that takes players (the arena, ``ucc-bot``, play) takes spec
+strings, so a spec travels to worker processes as plain text.
+
+Grammar: ``NAME[:ITEM[,ITEM...]]`` where an ``ITEM`` is ``key=value`` (an
+option of the agent) or, for agents that need one, a path (``ucc:PATH``,
+``net:PATH``).  Option values are converted to the type of the factory's
+default for that keyword (``int``, ``float``, ``bool``, ``str``).
+
+Other modules add agents with ``register_agent``; agents living in modules
+that should not be imported up front (the network agent pulls in torch) are
+listed in ``PROVIDERS`` and imported the first time their name is asked for.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .base import Agent
+from .random_agent import RandomAgent
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """A parsed spec: agent ``name``, optional positional ``path``, and ``options`` as strings."""
+
+    name: str
+    path: str | None = None
+    options: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Entry:
+    factory: Callable[..., Agent]
+    takes_path: bool
+    aliases: dict[str, str]
+    summary: str
+
+
+_REGISTRY: dict[str, _Entry] = {}
+
+#: Agent name -> module that registers it when imported (lazy: imported on first use).
+PROVIDERS: dict[str, str] = {
+    "greedy": "deepnash.agents.heuristic",
+    "cautious": "deepnash.agents.heuristic",
+    "montecarlo": "deepnash.agents.montecarlo",
+    "mcts": "deepnash.agents.mcts",
+    "ucc": "deepnash.agents.ucc",
+    # The network agent (issues 5/8) registers these from its own module.
+    "net": "deepnash.agents.network",
+    "checkpoint": "deepnash.agents.network",
+    "shipped": "deepnash.agents.network",
+}
+
+
+class AgentSpecError(ValueError):
+    """A spec string that names no known agent or gives it bad options."""
+
+
+def register_agent(
+    name: str,
+    factory: Callable[..., Agent],
+    *,
+    takes_path: bool = False,
+    aliases: dict[str, str] | None = None,
+    summary: str = "",
+) -> None:
+    """Make ``name`` available to ``make_agent``.
+
+    Args:
+        name: the spec name (lower case, no ``:``).
+        factory: called as ``factory(path, **options)`` when ``takes_path``,
+            else ``factory(**options)``; must return an ``Agent``.  Its keyword
+            defaults give the option types.
+        takes_path: the spec carries a required path (``ucc:PATH``).
+        aliases: other option names accepted for a keyword, e.g. ``{"iterations": "sims"}``.
+        summary: one line shown by ``describe_agents``.
+
+    Raises:
+        ValueError: if ``name`` is empty or contains ``:`` or ``,``.
+    """
+    if not name or any(c in name for c in ":,= "):
+        raise ValueError(f"agent name {name!r} must be non-empty and contain no ':', ',', '=' or space")
+    _REGISTRY[name.lower()] = _Entry(factory, takes_path, dict(aliases or {}), summary)
+
+
+def parse_spec(spec: str) -> AgentSpec:
+    """Split a spec string into name, path and options (no checking against the registry).
+
+    Raises:
+        AgentSpecError: for an empty name, an empty option, or two paths.
+    """
+    name, _, rest = spec.strip().partition(":")
+    name = name.strip().lower()
+    if not name:
+        raise AgentSpecError(f"agent spec {spec!r}: no agent name before ':'")
+    path = None
+    options: dict[str, str] = {}
+    for item in (rest.split(",") if rest else []):
+        key, eq, value = item.partition("=")
+        if not eq:
+            if path is not None:
+                raise AgentSpecError(f"agent spec {spec!r}: two paths ({path!r}, {item!r})")
+            path = item
+        elif not key.strip():
+            raise AgentSpecError(f"agent spec {spec!r}: option {item!r} has no name")
+        else:
+            options[key.strip().lower()] = value.strip()
+    return AgentSpec(name, path, options)
+
+
+def _lookup(name: str) -> _Entry:
+    if name not in _REGISTRY and name in PROVIDERS:
+        try:
+            importlib.import_module(PROVIDERS[name])
+        except ModuleNotFoundError as e:
+            raise AgentSpecError(f"agent {name!r} is not available: module {e.name!r} is missing") from e
+    if name not in _REGISTRY:
+        known = ", ".join(sorted(set(_REGISTRY) | set(PROVIDERS)))
+        raise AgentSpecError(f"unknown agent {name!r}; known agents: {known}")
+    return _REGISTRY[name]
+
+
+def _convert(spec: str, key: str, value: str, default: object) -> object:
+    try:
+        if isinstance(default, bool):
+            low = value.lower()
+            if low not in ("1", "0", "true", "false", "yes", "no"):
+                raise ValueError(value)
+            return low in ("1", "true", "yes")
+        if isinstance(default, int):
+            return int(value)
+        if isinstance(default, float):
+            return float(value)
+    except ValueError:
+        raise AgentSpecError(
+            f"agent spec {spec!r}: option {key}={value!r} is not a {type(default).__name__}"
+        ) from None
+    return value
+
+
+def make_agent(spec: str) -> Agent:
+    """Build the agent a spec string describes.
+
+    Examples: ``random``, ``greedy``, ``cautious``, ``montecarlo:samples=20``,
+    ``mcts:sims=200``, ``ucc:/path/to/bot,timeout=2``, ``net:runs/ckpt``.
+
+    The agent's ``name`` is set to the spec string, so tables show exactly
+    what was played.
+
+    Raises:
+        AgentSpecError: unknown agent, unknown option, a value of the wrong
+            type, or a missing/unexpected path.
+    """
+    parsed = parse_spec(spec)
+    entry = _lookup(parsed.name)
+    params = {
+        k: p for k, p in inspect.signature(entry.factory).parameters.items()
+        if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is not p.empty
+    }
+    kwargs: dict[str, object] = {}
+    for key, value in parsed.options.items():
+        key = entry.aliases.get(key, key)
+        if key not in params:
+            known = ", ".join(sorted(set(params) | set(entry.aliases))) or "none"
+            raise AgentSpecError(f"agent spec {spec!r}: unknown option {key!r} for {parsed.name!r}; options: {known}")
+        kwargs[key] = _convert(spec, key, value, params[key].default)
+    if entry.takes_path:
+        if not parsed.path:
+            raise AgentSpecError(f"agent spec {spec!r}: {parsed.name!r} needs a path, e.g. {parsed.name}:PATH")
+        agent = entry.factory(parsed.path, **kwargs)
+    else:
+        if parsed.path is not None:
+            raise AgentSpecError(
+                f"agent spec {spec!r}: {parsed.name!r} takes options key=value, not {parsed.path!r}"
+            )
+        agent = entry.factory(**kwargs)
+    agent.name = spec.strip()
+    return agent
+
+
+def describe_agents() -> dict[str, str]:
+    """Every agent name importable now, with its one-line summary (providers that fail to import are left out)."""
+    for name in PROVIDERS:
+        try:
+            _lookup(name)
+        except AgentSpecError:
+            pass
+    return {name: e.summary for name, e in sorted(_REGISTRY.items())}
+
+
+register_agent("random", RandomAgent, summary="uniformly random legal moves and setups")
