@@ -1,0 +1,68 @@
+"""Network configuration and presets.
+
+The paper (``spec/network.md``) fixes the widths (C=256 outer, 320 inner) and
+the heads' block counts (policy heads N=1, M=0; value head N=0, M=0) but not
+the torso's N and M; those, and all widths, are fields here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+
+@dataclass(frozen=True)
+class NetConfig:
+    """Shape of a ``DeepNashNet``.
+
+    Attributes:
+        channels: torso outer width C (paper: 256); also the width of the embedding the heads read.
+        inner_channels: torso inner width at 5×5 (paper: 320).
+        torso_outer: torso N, outer resblocks at 10×10 (not given in the paper).
+        torso_inner: torso M, inner resblocks at 5×5 (not given in the paper).
+        head_channels: outer width of the four heads (paper: 256).
+        head_outer: policy heads' N (paper: 1); the value head always uses N=0.
+        relu_logits: apply ReLU to the policy logits as the paper states (default off:
+            a ReLU on logits leaves every negative-preference action tied at 0).
+    """
+
+    channels: int = 256
+    inner_channels: int = 320
+    torso_outer: int = 2
+    torso_inner: int = 2
+    head_channels: int = 256
+    head_outer: int = 1
+    relu_logits: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("channels", "inner_channels", "head_channels"):
+            if getattr(self, name) < 2:
+                raise ValueError(f"NetConfig.{name} must be at least 2, got {getattr(self, name)}")
+        for name in ("torso_outer", "torso_inner", "head_outer"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"NetConfig.{name} must be non-negative, got {getattr(self, name)}")
+
+    def to_dict(self) -> dict:
+        """The fields as a JSON-ready dict (``NetConfig(**d)`` reads it back)."""
+        return asdict(self)
+
+
+#: Named configurations: ``paper`` has the paper's widths; ``small`` and ``tiny`` learn on a CPU.
+PRESETS: dict[str, NetConfig] = {
+    "paper": NetConfig(),
+    "small": NetConfig(channels=48, inner_channels=64, torso_outer=1, torso_inner=1,
+                       head_channels=32, head_outer=1),
+    "tiny": NetConfig(channels=16, inner_channels=24, torso_outer=1, torso_inner=0,
+                      head_channels=8, head_outer=0),
+}
+
+
+def get_preset(name: str) -> NetConfig:
+    """The ``NetConfig`` called ``name``.
+
+    Raises:
+        ValueError: for an unknown preset, listing the known ones.
+    """
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise ValueError(f"unknown network preset {name!r}; known: {', '.join(PRESETS)}") from None

@@ -1,0 +1,137 @@
+"""The DeepNash network: a pyramid torso and the deployment, selection, displacement and value heads.
+
+Source: the DeepNash paper (arXiv version), supplementary "Network
+Architecture", "Network Modules" and "Neural Implementation"; restated in
+``spec/network.md``.  The observation layout is ``spec/observation.md``.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+from .config import NetConfig
+from .pyramid import Pyramid
+
+#: Observation planes (``spec/observation.md``) the network reads besides feeding all 82 to the torso.
+NUM_PLANES = 82
+OWN_MOVABLE = slice(2, 12)  # own one-hot types Spy..Marshal (types 1..10: all but Flag and Bomb)
+NO_ATTACK_PLANE = 78
+PHASE_PLANE = 79  # 1 during deployment
+STEP_PLANE = 80  # 1 when choosing the selected piece's target
+SELECTED_PLANE = 81  # 1 on the selected piece's square
+NUM_ACTIONS = 100
+
+#: Phase codes returned by ``phases``.
+DEPLOY, SELECT, DISPLACE = 0, 1, 2
+
+
+def phases(obs: torch.Tensor) -> torch.Tensor:
+    """``int64[N]``: ``DEPLOY``, ``SELECT`` or ``DISPLACE`` for each observation ``float32[N, 82, 10, 10]``."""
+    deploy = obs[:, PHASE_PLANE, 0, 0] > 0.5
+    displace = obs[:, STEP_PLANE, 0, 0] > 0.5
+    out = torch.full(deploy.shape, SELECT, dtype=torch.long, device=obs.device)
+    out[displace] = DISPLACE
+    out[deploy] = DEPLOY
+    return out
+
+
+class _Head(nn.Module):
+    """A pyramid head (N outer blocks, M=0) and its final 3×3, 1-channel convolution."""
+
+    def __init__(self, c_in: int, channels: int, outer: int):
+        super().__init__()
+        self.pyramid = Pyramid(c_in, channels, channels, outer, 0)
+        self.out = nn.Conv2d(channels, 1, 3, padding=1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.out(self.pyramid(x)).flatten(1)  # [N, 100]
+
+
+class DeepNashNet(nn.Module):
+    """Observation → (logits over the 100 squares, value).
+
+    The head that produces each row's logits is chosen from the observation's
+    phase and step planes: deployment head in deployment, selection head at
+    step 0 of a move, displacement head at step 1.  Each head runs only on the
+    rows of its phase.  Logits are *not* masked; mask illegal actions with
+    ``-inf`` before the softmax (``masked_log_policy``).
+
+    Head inputs (paper): deployment ← embedding; selection ← embedding ⊕ tiled
+    no-attack ratio; displacement and value ← embedding ⊕ no-attack ratio ⊕
+    one-hot of the selected piece (10 channels: its square, its movable type).
+    The value head's no-attack ratio is zeroed in deployment and its one-hot in
+    deployment and at step 0, so one value head serves all phases.
+
+    Args:
+        config: widths and block counts (``NetConfig``).
+    """
+
+    def __init__(self, config: NetConfig | None = None):
+        super().__init__()
+        self.config = cfg = config or NetConfig()
+        c, hc = cfg.channels, cfg.head_channels
+        self.torso = Pyramid(NUM_PLANES, c, cfg.inner_channels, cfg.torso_outer, cfg.torso_inner)
+        self.deploy_head = _Head(c, hc, cfg.head_outer)
+        self.select_head = _Head(c + 1, hc, cfg.head_outer)
+        self.displace_head = _Head(c + 11, hc, cfg.head_outer)
+        self.value_head = _Head(c + 11, hc, 0)
+        self.value_out = nn.Linear(NUM_ACTIONS, 1)
+
+    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Run the network.
+
+        Args:
+            obs: ``float32[N, 82, 10, 10]`` observations (``spec/observation.md``).
+
+        Returns:
+            ``(logits float32[N, 100], value float32[N])``.
+
+        Raises:
+            ValueError: if ``obs`` is not ``[N, 82, 10, 10]``.
+        """
+        if obs.dim() != 4 or tuple(obs.shape[1:]) != (NUM_PLANES, 10, 10):
+            raise ValueError(f"DeepNashNet expects observations [N, 82, 10, 10], got {list(obs.shape)}")
+        emb = self.torso(obs)
+        phase = phases(obs)
+        play = (phase != DEPLOY).to(obs.dtype)[:, None, None, None]
+        step2 = (phase == DISPLACE).to(obs.dtype)[:, None, None, None]
+        no_attack = obs[:, NO_ATTACK_PLANE:NO_ATTACK_PLANE + 1]
+        selected = obs[:, SELECTED_PLANE:SELECTED_PLANE + 1] * obs[:, OWN_MOVABLE]  # [N, 10, 10, 10]
+        value_in = torch.cat([emb, no_attack * play, selected * step2], dim=1)
+        value = self.value_out(F.relu(self.value_head(value_in))).squeeze(1)
+
+        logits = obs.new_zeros(obs.shape[0], NUM_ACTIONS)
+        for code, head, extra in (
+            (DEPLOY, self.deploy_head, None),
+            (SELECT, self.select_head, no_attack),
+            (DISPLACE, self.displace_head, torch.cat([no_attack, selected], dim=1)),
+        ):
+            rows = (phase == code).nonzero().squeeze(1)
+            if rows.numel() == 0:
+                continue
+            x = emb[rows] if extra is None else torch.cat([emb[rows], extra[rows]], dim=1)
+            out = head(x)
+            logits = logits.index_copy(0, rows, F.relu(out) if self.config.relu_logits else out)
+        return logits, value
+
+
+def masked_log_policy(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """``float32[N, 100]`` log-probabilities: ``log_softmax`` of ``logits`` with illegal actions at ``-inf``.
+
+    Args:
+        logits: ``float32[N, 100]``.
+        mask: ``bool[N, 100]`` legal-action mask; every row needs a legal action.
+
+    Raises:
+        ValueError: if some row of ``mask`` has no legal action.
+    """
+    if not bool(mask.any(dim=1).all()):
+        raise ValueError("legal-action mask has a row with no legal action")
+    return torch.log_softmax(logits.masked_fill(~mask, float("-inf")), dim=1)
+
+
+def parameter_count(module: nn.Module) -> int:
+    """Number of trainable parameters of ``module``."""
+    return sum(p.numel() for p in module.parameters() if p.requires_grad)

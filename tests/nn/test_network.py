@@ -1,0 +1,186 @@
+"""The DeepNash network: shapes per preset, head routing by phase, the value head's zeroing, masking."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from torch import nn
+
+from deepnash.nn import PRESETS, DeepNashNet, NetConfig, get_preset, masked_log_policy, parameter_count
+from deepnash.nn.network import NO_ATTACK_PLANE, PHASE_PLANE, SELECTED_PLANE, STEP_PLANE
+
+torch.set_num_threads(1)
+
+
+def make_obs(phases: list[int], seed: int = 0) -> torch.Tensor:
+    """Random observations whose phase/step/selected planes are consistent with ``phases`` (0 deploy, 1 select, 2 displace)."""
+    g = torch.Generator().manual_seed(seed)
+    obs = torch.rand(len(phases), 82, 10, 10, generator=g)
+    obs[:, 1:13] = (obs[:, 1:13] > 0.9).float()
+    obs[:, PHASE_PLANE:] = 0
+    for i, p in enumerate(phases):
+        obs[i, PHASE_PLANE] = float(p == 0)
+        obs[i, STEP_PLANE] = float(p == 2)
+        if p == 2:
+            sq = int(torch.randint(100, (1,), generator=g))
+            obs[i, SELECTED_PLANE].view(-1)[sq] = 1
+            obs[i, 1:13].view(12, -1)[:, sq] = 0
+            obs[i, 2 + sq % 10].view(-1)[sq] = 1  # a movable type on the selected square
+    return obs
+
+
+def conv_params(c_in: int, c_out: int, k: int) -> int:
+    return c_in * c_out * k * k + c_out
+
+
+def pyramid_params(c_in: int, c: int, ci: int, n: int, m: int) -> int:
+    """Independent count from the paper's description (spec/network.md), block by block."""
+    total = conv_params(c_in, c, 3)
+    blocks = [(c, c, False)] * n + [(c, c, True)] + [(c if i == 0 else ci, ci, False) for i in range(m)]
+    for a, b, strided in blocks:
+        proj = strided or a != b
+        conv = conv_params(a, b // 2, 3) + conv_params(b // 2, b, 3) + (conv_params(a, b, 1) if proj else 0)
+        deconv = conv_params(b, a // 2, 3) + conv_params(a, a // 2, 1) + conv_params(a // 2, a, 3)
+        deconv += conv_params(b, a, 1) if proj else 0
+        total += conv + deconv
+    return total
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_every_preset_maps_observations_to_logits_and_value(name):
+    net = DeepNashNet(get_preset(name))
+    logits, value = net(make_obs([0, 1, 2]))
+    assert logits.shape == (3, 100) and logits.dtype == torch.float32
+    assert value.shape == (3,) and torch.isfinite(value).all()
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_parameter_count_matches_the_paper_layout(name):
+    cfg = get_preset(name)
+    c, hc = cfg.channels, cfg.head_channels
+    expected = pyramid_params(82, c, cfg.inner_channels, cfg.torso_outer, cfg.torso_inner)
+    for extra in (0, 1, 11):  # deployment, selection, displacement heads
+        expected += pyramid_params(c + extra, hc, hc, cfg.head_outer, 0) + conv_params(hc, 1, 3)
+    expected += pyramid_params(c + 11, hc, hc, 0, 0) + conv_params(hc, 1, 3) + 101
+    assert parameter_count(DeepNashNet(cfg)) == expected
+
+
+def test_paper_preset_has_the_paper_widths():
+    cfg = get_preset("paper")
+    assert (cfg.channels, cfg.inner_channels, cfg.head_channels, cfg.head_outer) == (256, 320, 256, 1)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.integers(0, 2), min_size=1, max_size=6), st.integers(0, 1000))
+def test_each_row_is_computed_as_if_alone(phases, seed):
+    """Routing rows to heads by phase must not mix rows: a batch equals its rows run one by one."""
+    torch.manual_seed(0)
+    net = DeepNashNet(get_preset("tiny")).eval()
+    obs = make_obs(phases, seed)
+    logits, value = net(obs)
+    for i in range(len(phases)):
+        li, vi = net(obs[i:i + 1])
+        torch.testing.assert_close(logits[i:i + 1], li, atol=1e-5, rtol=1e-5)
+        torch.testing.assert_close(value[i:i + 1], vi, atol=1e-5, rtol=1e-5)
+
+
+def test_each_phase_uses_its_own_head():
+    torch.manual_seed(0)
+    net = DeepNashNet(get_preset("tiny"))
+    obs = make_obs([0, 1, 2])
+    before, _ = net(obs)
+    heads = [net.deploy_head, net.select_head, net.displace_head]
+    for k, head in enumerate(heads):
+        with torch.no_grad():
+            head.out.bias += 1.0
+        after, _ = net(obs)
+        changed = [not torch.allclose(before[i], after[i]) for i in range(3)]
+        assert changed == [i == k for i in range(3)]
+        before = after
+
+
+class _ZeroTorso(nn.Module):
+    """Stands in for the torso so head inputs can be probed without the torso seeing the planes."""
+
+    def __init__(self, channels: int):
+        super().__init__()
+        self.channels = channels
+
+    def forward(self, x):
+        return x.new_zeros(x.shape[0], self.channels, 10, 10)
+
+
+def probe(phase: int, plane: int, sq: int | None) -> tuple[bool, bool]:
+    """Does changing ``plane`` at ``sq`` (the whole plane for ``None``) change (logits, value) in ``phase``?
+
+    The torso is replaced by zeros so only the heads' extra inputs can matter.
+    """
+    torch.manual_seed(1)
+    net = DeepNashNet(get_preset("tiny"))
+    net.torso = _ZeroTorso(net.config.channels)
+    obs = make_obs([phase], seed=3)
+    if phase == 2:
+        obs[0, SELECTED_PLANE] = 0
+        obs[0, 1:13, 4, 4] = 0
+        obs[0, SELECTED_PLANE, 4, 4] = 1
+        obs[0, 5, 4, 4] = 1  # a Sergeant selected on e5
+    l0, v0 = net(obs)
+    if sq is None:
+        obs[0, plane] += 0.75
+    else:
+        obs[0, plane].view(-1)[sq] += 0.75
+    l1, v1 = net(obs)
+    return (not torch.allclose(l0, l1)), (not torch.allclose(v0, v1))
+
+
+def test_value_head_zeroes_no_attack_ratio_in_deployment_only():
+    assert probe(0, NO_ATTACK_PLANE, None) == (False, False)
+    assert probe(1, NO_ATTACK_PLANE, None) == (True, True)
+    assert probe(2, NO_ATTACK_PLANE, None) == (True, True)
+
+
+def test_selected_piece_one_hot_reaches_displacement_and_value_only_at_step_two():
+    sel = 44
+    assert probe(1, 5, sel) == (False, False)  # step 1: no selected piece
+    assert probe(2, 5, sel) == (True, True)  # the selected piece's type plane
+    assert probe(2, 5, 45) == (False, False)  # same type plane, another square
+    assert probe(2, 1, sel) == (False, False)  # Flag is not among the 10 movable types
+    assert probe(2, 12, sel) == (False, False)  # nor the Bomb
+
+
+def test_gradients_reach_every_parameter_from_a_mixed_batch():
+    net = DeepNashNet(get_preset("tiny"))
+    logits, value = net(make_obs([0, 1, 2, 2]))
+    (logits.square().sum() + value.sum()).backward()
+    missing = [n for n, p in net.named_parameters() if p.grad is None or not p.grad.abs().sum() > 0]
+    assert missing == []
+
+
+def test_masked_log_policy_puts_all_mass_on_legal_actions():
+    logits = torch.randn(5, 100)
+    mask = torch.rand(5, 100) > 0.7
+    mask[:, 0] = True
+    logp = masked_log_policy(logits, mask)
+    assert torch.all(logp[~mask] == float("-inf"))
+    torch.testing.assert_close(logp.exp().sum(1), torch.ones(5))
+    expected = torch.softmax(logits[0][mask[0]], 0)
+    torch.testing.assert_close(logp[0][mask[0]].exp(), expected)
+
+
+def test_bad_inputs_raise_specific_errors():
+    with pytest.raises(ValueError, match=r"\[N, 82, 10, 10\]"):
+        DeepNashNet(get_preset("tiny"))(torch.zeros(2, 81, 10, 10))
+    with pytest.raises(ValueError, match="no legal action"):
+        masked_log_policy(torch.zeros(2, 100), torch.zeros(2, 100, dtype=torch.bool))
+    with pytest.raises(ValueError, match="unknown network preset 'huge'"):
+        get_preset("huge")
+    with pytest.raises(ValueError, match="channels"):
+        NetConfig(channels=1)
+
+
+def test_relu_logits_switch():
+    net = DeepNashNet(NetConfig(**{**get_preset("tiny").to_dict(), "relu_logits": True}))
+    logits, _ = net(make_obs([0, 1, 2]))
+    assert (logits >= 0).all()
