@@ -1,0 +1,176 @@
+"""Checkpoints: safetensors weights plus a JSON manifest, written atomically, verified on load.
+
+A run directory holds numbered checkpoint directories ``ckpt-00001234/`` and a
+``latest`` file naming the newest one.  A checkpoint directory is written
+complete under a temporary name, flushed, renamed into place, and only then
+does ``latest`` (replaced atomically) point at it, so a run killed at any
+moment leaves the previous checkpoint intact.
+
+Each checkpoint directory holds one ``GROUP.safetensors`` per tensor group
+(``online``, ``target``, ``reg``, ``reg_prev``, ``optimizer``, ``rng``) and
+``manifest.json`` with the caller's metadata and the size and SHA-256 of every
+file; loading checks them and refuses anything truncated or altered.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+from safetensors import SafetensorError
+from safetensors.torch import load_file, save_file
+
+FORMAT = "deepnash-checkpoint"
+VERSION = 1
+MANIFEST = "manifest.json"
+LATEST = "latest"
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that is missing, truncated, altered or of an unknown format (says which file and why)."""
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A loaded checkpoint.
+
+    Attributes:
+        path: its directory.
+        manifest: the JSON metadata given to ``save_checkpoint`` (under ``"meta"``) and the file table.
+        groups: tensor group name → ``{key: tensor}`` (CPU tensors).
+    """
+
+    path: Path
+    manifest: dict
+    groups: dict[str, dict[str, torch.Tensor]]
+
+    @property
+    def meta(self) -> dict:
+        """The caller's metadata (config, variant, counters, schedule position...)."""
+        return self.manifest["meta"]
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def save_checkpoint(run_dir: str | Path, step: int, groups: dict[str, dict[str, torch.Tensor]],
+                    meta: dict, keep: int = 2) -> Path:
+    """Write checkpoint ``step`` of a run atomically and point ``latest`` at it.
+
+    Args:
+        run_dir: the run directory (created if needed).
+        step: learner step; names the directory ``ckpt-{step:08d}``.
+        groups: tensor group name → flat ``{key: tensor}``; written as ``NAME.safetensors``.
+        meta: JSON-serialisable metadata stored in ``manifest.json``.
+        keep: how many newest checkpoints to keep (older ones are deleted after the new one is in place).
+
+    Returns:
+        The new checkpoint's directory.
+
+    Raises:
+        ValueError: ``keep < 1``, a bad group name, or ``meta`` that JSON cannot hold.
+    """
+    if keep < 1:
+        raise ValueError(f"keep must be at least 1, got {keep}")
+    run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    final = run_dir / f"ckpt-{step:08d}"
+    tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}.", dir=run_dir))
+    try:
+        files = {}
+        for name, tensors in groups.items():
+            if not name.isidentifier():
+                raise ValueError(f"checkpoint group name {name!r} must be an identifier")
+            path = tmp / f"{name}.safetensors"
+            save_file({k: v.detach().cpu().contiguous() for k, v in tensors.items()}, str(path))
+            files[path.name] = {"bytes": path.stat().st_size, "sha256": _sha256(path)}
+        manifest = {"format": FORMAT, "version": VERSION, "step": step, "files": files, "meta": meta}
+        text = json.dumps(manifest, indent=1, sort_keys=True)
+        (tmp / MANIFEST).write_text(text)
+        for path in tmp.iterdir():
+            with open(path, "rb") as f:
+                os.fsync(f.fileno())
+        if final.exists():
+            shutil.rmtree(final)
+        os.rename(tmp, final)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    pointer = run_dir / f".{LATEST}.tmp"
+    pointer.write_text(final.name + "\n")
+    os.replace(pointer, run_dir / LATEST)
+    _fsync_dir(run_dir)
+    for old in sorted(run_dir.glob("ckpt-*"))[:-keep]:
+        shutil.rmtree(old, ignore_errors=True)
+    return final
+
+
+def resolve(path: str | Path) -> Path:
+    """The checkpoint directory meant by ``path``: itself if it holds a manifest, else the run's ``latest``.
+
+    Raises:
+        CheckpointError: ``path`` is neither a checkpoint nor a run directory with a valid ``latest``.
+    """
+    path = Path(path)
+    if (path / MANIFEST).is_file():
+        return path
+    pointer = path / LATEST
+    if not pointer.is_file():
+        raise CheckpointError(f"{path}: no checkpoint here (neither {MANIFEST} nor a '{LATEST}' file)")
+    name = pointer.read_text().strip()
+    if not name.startswith("ckpt-") or "/" in name or not (path / name / MANIFEST).is_file():
+        raise CheckpointError(f"{pointer}: names {name!r}, which is not a checkpoint directory of this run")
+    return path / name
+
+
+def load_checkpoint(path: str | Path) -> Checkpoint:
+    """Load and verify a checkpoint (a checkpoint directory, or a run directory's latest).
+
+    Raises:
+        CheckpointError: missing or unreadable manifest, unknown format or version, a listed file missing,
+            of the wrong size or with the wrong SHA-256, or not readable as safetensors.
+    """
+    ckpt = resolve(path)
+    try:
+        manifest = json.loads((ckpt / MANIFEST).read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise CheckpointError(f"{ckpt / MANIFEST}: unreadable ({e}); the checkpoint is corrupt") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise CheckpointError(f"{ckpt / MANIFEST}: not a {FORMAT} manifest")
+    if manifest.get("version") != VERSION:
+        raise CheckpointError(f"{ckpt / MANIFEST}: checkpoint version {manifest.get('version')!r}, "
+                              f"this deepnash reads version {VERSION}")
+    groups = {}
+    for fname, info in manifest.get("files", {}).items():
+        fpath = ckpt / fname
+        if not fpath.is_file():
+            raise CheckpointError(f"{fpath}: listed in the manifest but missing")
+        size = fpath.stat().st_size
+        if size != info["bytes"]:
+            raise CheckpointError(f"{fpath}: {size} bytes, the manifest says {info['bytes']} (truncated?)")
+        if _sha256(fpath) != info["sha256"]:
+            raise CheckpointError(f"{fpath}: SHA-256 does not match the manifest (the file was altered)")
+        try:
+            groups[fname.removesuffix(".safetensors")] = load_file(str(fpath))
+        except (SafetensorError, OSError) as e:
+            raise CheckpointError(f"{fpath}: not a readable safetensors file ({e})") from None
+    return Checkpoint(ckpt, manifest, groups)
