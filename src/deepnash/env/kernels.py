@@ -1,0 +1,273 @@
+"""Numba kernels of the batched environment: slot reset, setups, legal-action masks, the step.
+
+They work on the engine's arrays (``game.state.BatchState``) plus the
+environment's own, passed as three tuples so every kernel has one signature:
+
+``st``   ``(board, flags, meta, hist, zob, chase, rules, lakes)``: the engine's state.
+``es``   ``(setup int8[B,2,100], moves int16[B,40,3], count int64[B], phase int8[B],
+          dstep int32[B], sub int8[B], sel int16[B], rng uint64[B])``: per game, the two
+          deployments (type per absolute square, -1 empty), the move ring read by
+          ``encode``, 1 while deploying, deployment actions taken, 0 select / 1 displace,
+          the selected absolute square, and a SplitMix64 generator state.
+``cfg``  ``(order int8[N], zone int64[Z], modes int64[2], pool int8[P,100], pool_lo int64[2],
+          pool_hi int64[2], scale float32[2])``: the deployment order, Red's deployment
+          squares, each player's setup source (``SRC_*``), the setup pool (Red's frame) and
+          each player's slice of it, the two scalar-plane scales.
+``outs`` ``(obs float32[B,82,100], mask bool[B,100], player int8[B], rewards float32[B,2],
+          done bool[B], winner int8[B], termination int8[B], length int32[B])``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..game import kernels as K
+from .encode import encode
+from .planes import NUM_MOVE_PLANES, P_SELECTED, P_STEP
+
+SRC_LEARNED = 0  # the player deploys with its own actions
+SRC_RANDOM = 1  # a uniformly random legal setup
+SRC_POOL = 2  # a setup drawn uniformly from a pool
+
+#: Fresh setup draws tried before a slot whose every game ends before the first move gives up.
+MAX_REDRAWS = 1000
+
+
+@njit(cache=True, inline="always")
+def next_u64(rng, b):
+    """SplitMix64: advance game ``b``'s generator and return 64 random bits."""
+    x = rng[b] + np.uint64(0x9E3779B97F4A7C15)
+    rng[b] = x
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def randint(rng, b, n):
+    """A random int in ``0..n-1`` from game ``b``'s generator."""
+    return np.int64(next_u64(rng, b) % np.uint64(n))
+
+
+@njit(cache=True)
+def seed_rng(rng, seed):
+    """Give each game its own stream: ``rng[b]`` from SplitMix64 of ``seed`` and ``b``."""
+    for b in range(rng.shape[0]):
+        rng[b] = np.uint64(seed) * np.uint64(0x100000001B3) + np.uint64(b) * np.uint64(0x9E3779B97F4A7C15)
+        next_u64(rng, b)
+
+
+@njit(cache=True)
+def draw_setup(cfg, rng, b, q, out):
+    """Fill ``out: int8[100]`` with player ``q``'s setup from its source (-1 on empty squares)."""
+    order, zone, modes, pool, pool_lo, pool_hi, scale = cfg
+    out[:] = -1
+    mode = modes[q]
+    if mode == SRC_RANDOM:
+        sq = zone.copy()
+        for i in range(order.shape[0]):
+            k = i + randint(rng, b, sq.shape[0] - i)
+            s = sq[k]
+            sq[k] = sq[i]
+            sq[i] = s
+            out[s if q == 0 else 99 - s] = order[i]
+    elif mode == SRC_POOL:
+        k = pool_lo[q] + randint(rng, b, pool_hi[q] - pool_lo[q])
+        for s in range(100):
+            if pool[k, s] >= 0:
+                out[s if q == 0 else 99 - s] = pool[k, s]
+
+
+@njit(cache=True)
+def begin(st, es, cfg, b):
+    """Start a new game in slot ``b``: draw the source setups, then either open the deployment phase
+    or (nobody deploys) start play.  Returns False when ``MAX_REDRAWS`` draws all gave games that
+    are over before the first move."""
+    board, flags, meta, hist, zob, chase, rules, lakes = st
+    setup, moves, count, phase, dstep, sub, sel, rng = es
+    modes = cfg[2]
+    learners = (modes[0] == SRC_LEARNED) + (modes[1] == SRC_LEARNED)
+    count[b] = 0
+    sub[b] = 0
+    sel[b] = -1
+    dstep[b] = 0
+    for _ in range(MAX_REDRAWS):
+        draw_setup(cfg, rng, b, 0, setup[b, 0])
+        draw_setup(cfg, rng, b, 1, setup[b, 1])
+        if learners > 0:
+            meta[b, :] = 0
+            meta[b, K.M_WINNER] = -1
+            flags[b, :] = 0
+            for s in range(100):
+                board[b, s] = K.EMPTY
+                for q in range(2):
+                    if setup[b, q, s] >= 0:
+                        board[b, s] = 1 + 12 * q + setup[b, q, s]
+            for i in range(lakes.shape[0]):
+                board[b, lakes[i]] = K.LAKE
+            phase[b] = 1
+            return True
+        K.reset_game(board, flags, meta, hist, zob, chase, rules, lakes, b, setup[b, 0], setup[b, 1])
+        phase[b] = 0
+        if meta[b, K.M_DONE] == 0:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def deploy_player(modes, dstep):
+    """The player whose deployment action comes next, and the index of the piece it places."""
+    if modes[0] == SRC_LEARNED and modes[1] == SRC_LEARNED:
+        return dstep & 1, dstep >> 1
+    return (0 if modes[0] == SRC_LEARNED else 1), dstep
+
+
+@njit(cache=True)
+def fill_mask(st, es, cfg, mask, b, p, buf):
+    """Write player ``p``'s legal-action mask of game ``b`` (its frame) to ``mask[b]``."""
+    board, flags, meta, hist, zob, chase, rules, lakes = st
+    setup, moves, count, phase, dstep, sub, sel, rng = es
+    zone = cfg[1]
+    mask[b, :] = False
+    if phase[b] != 0:
+        for i in range(zone.shape[0]):
+            s = zone[i] if p == 0 else 99 - zone[i]
+            if board[b, s] == K.EMPTY:
+                mask[b, zone[i]] = True
+        return
+    n = K.legal_moves(board, meta, hist, zob, chase, rules, b, p, buf)
+    pick = sel[b]
+    for i in range(n):
+        if sub[b] == 0:
+            s = buf[i, 0]
+        elif buf[i, 0] == pick:
+            s = buf[i, 1]
+        else:
+            continue
+        mask[b, s if p == 0 else 99 - s] = True
+
+
+@njit(cache=True)
+def refresh(st, es, cfg, outs, b, observe, buf):
+    """Recompute who acts in game ``b``, its mask and (if ``observe``) its full observation."""
+    board, flags, meta, hist, zob, chase, rules, lakes = st
+    setup, moves, count, phase, dstep, sub, sel, rng = es
+    obs, mask, player = outs[0], outs[1], outs[2]
+    if phase[b] != 0:
+        p, _ = deploy_player(cfg[2], dstep[b])
+    else:
+        p = meta[b, K.M_TO_MOVE]
+    player[b] = p
+    fill_mask(st, es, cfg, mask, b, p, buf)
+    if observe:
+        encode(board, flags, meta[b, K.M_PLY], meta[b, K.M_SINCE_ATTACK], moves, count, phase[b] != 0,
+               sub[b], sel[b], cfg[6], b, p, obs[b])
+
+
+@njit(cache=True)
+def reset_all(st, es, cfg, outs, observe):
+    """Begin a new game in every slot and refresh the outputs; returns -1, or the first slot that
+    could not start (see ``begin``)."""
+    buf = np.empty((K.MAX_MOVES, 2), dtype=np.int16)
+    outs[3][:, :] = 0.0
+    outs[4][:] = False
+    for b in range(st[0].shape[0]):
+        if not begin(st, es, cfg, b):
+            return b
+        refresh(st, es, cfg, outs, b, observe, buf)
+    return -1
+
+
+@njit(cache=True)
+def _finish(st, es, cfg, outs, b):
+    meta = st[2]
+    rewards, done, winner, termination, length = outs[3], outs[4], outs[5], outs[6], outs[7]
+    w = meta[b, K.M_WINNER]
+    if w >= 0:
+        rewards[b, w] = 1.0
+        rewards[b, 1 - w] = -1.0
+    done[b] = True
+    winner[b] = w
+    termination[b] = meta[b, K.M_TERMINATION]
+    length[b] = meta[b, K.M_PLY]
+    return begin(st, es, cfg, b)
+
+
+@njit(cache=True)
+def step(st, es, cfg, outs, actions, observe):
+    """Apply ``actions: int64[B]`` (one per game, the acting player's frame) and refresh the outputs.
+
+    Checks every action against the mask first and changes nothing if one is
+    illegal.  Returns -1 on success, ``b`` when game ``b``'s action is illegal,
+    or ``-2 - b`` when slot ``b`` could not start a new game (see ``begin``).
+    """
+    board, flags, meta, hist, zob, chase, rules, lakes = st
+    setup, moves, count, phase, dstep, sub, sel, rng = es
+    order, modes = cfg[0], cfg[2]
+    obs, mask, player, rewards, done = outs[0], outs[1], outs[2], outs[3], outs[4]
+    nb = board.shape[0]
+    for b in range(nb):
+        a = actions[b]
+        if a < 0 or a >= 100 or not mask[b, a]:
+            return b
+    buf = np.empty((K.MAX_MOVES, 2), dtype=np.int16)
+    rewards[:, :] = 0.0
+    done[:] = False
+    for b in range(nb):
+        p = player[b]
+        s = actions[b] if p == 0 else 99 - actions[b]
+        if phase[b] != 0:
+            _, i = deploy_player(modes, dstep[b])
+            setup[b, p, s] = order[i]
+            board[b, s] = 1 + 12 * p + order[i]
+            dstep[b] += 1
+            learners = (modes[0] == SRC_LEARNED) + (modes[1] == SRC_LEARNED)
+            if dstep[b] == learners * order.shape[0]:
+                K.reset_game(board, flags, meta, hist, zob, chase, rules, lakes, b, setup[b, 0], setup[b, 1])
+                phase[b] = 0
+                if meta[b, K.M_DONE] != 0 and not _finish(st, es, cfg, outs, b):
+                    return -2 - b
+        elif sub[b] == 0:
+            sub[b] = 1
+            sel[b] = s
+            fill_mask(st, es, cfg, mask, b, p, buf)
+            if observe:
+                obs[b, P_STEP, :] = 1.0
+                obs[b, P_SELECTED, :] = 0.0
+                obs[b, P_SELECTED, actions[b]] = 1.0
+            continue
+        else:
+            f = sel[b]
+            i = count[b] % NUM_MOVE_PLANES
+            moves[b, i, 0] = f
+            moves[b, i, 1] = s
+            moves[b, i, 2] = (board[b, f] - 1) % 12 if board[b, s] > 0 else -1
+            count[b] += 1
+            K.apply_move(board, flags, meta, hist, zob, chase, rules, b, f, s)
+            sub[b] = 0
+            sel[b] = -1
+            if meta[b, K.M_DONE] != 0 and not _finish(st, es, cfg, outs, b):
+                return -2 - b
+        refresh(st, es, cfg, outs, b, observe, buf)
+    return -1
+
+
+@njit(cache=True)
+def random_actions(mask, rng, out):
+    """Write a uniformly random legal action of each game to ``out: int64[B]`` (``rng: uint64[B]``)."""
+    for b in range(mask.shape[0]):
+        n = 0
+        for a in range(100):
+            if mask[b, a]:
+                n += 1
+        if n == 0:
+            out[b] = -1
+            continue
+        k = randint(rng, b, n)
+        for a in range(100):
+            if mask[b, a]:
+                if k == 0:
+                    out[b] = a
+                    break
+                k -= 1

@@ -1,0 +1,172 @@
+"""Where a player's 40 pieces come from: its own deployment actions, uniformly random setups, or a pool.
+
+A ``SetupPool`` holds setups as ``int8[N, 100]`` piece types on Red's absolute
+squares (-1 empty); Blue uses them rotated 180 degrees.  ``human_pool`` loads
+the pool of human setups extracted from the Gravon archives
+(``gravon_setups.npz`` beside this module, built by ``build_human_pool``).
+"""
+
+from __future__ import annotations
+
+import zipfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Union
+
+import numpy as np
+
+from ..game import InvalidSetupError, RecordError, Variant, get_variant
+from ..game.pieces import NUM_TYPES, PIECE_NAMES
+from .kernels import SRC_LEARNED, SRC_POOL, SRC_RANDOM
+
+HUMAN_POOL_FILE = Path(__file__).with_name("gravon_setups.npz")
+
+#: Gravon field letters: B..M are Red's Bomb, Spy, Scout, Miner, ..., Marshal, Flag; N..Y Blue's.
+_GRAVON_TYPES = (11, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0)
+
+
+@dataclass(frozen=True)
+class SetupPool:
+    """Setups to draw from uniformly: ``setups: int8[N, 100]``, types on Red's squares, -1 empty.
+
+    Raises (on construction):
+        InvalidSetupError: a setup (named by its index) has the wrong pieces for the variant or
+            a piece outside Red's deployment zone.
+    """
+
+    variant: Variant
+    setups: np.ndarray
+
+    def __post_init__(self) -> None:
+        arr = np.ascontiguousarray(self.setups, dtype=np.int8)
+        if arr.ndim != 2 or arr.shape[1] != 100 or arr.shape[0] == 0:
+            raise InvalidSetupError(f"a setup pool needs shape (N>0, 100), got {arr.shape}")
+        zone = np.zeros(100, dtype=bool)
+        zone[list(self.variant.deploy_squares(0))] = True
+        outside = np.nonzero((arr >= 0) & ~zone)
+        if outside[0].size:
+            raise InvalidSetupError(f"setup {outside[0][0]}: piece on square {outside[1][0]}, outside Red's zone")
+        want = np.asarray(self.variant.piece_counts)
+        for i, row in enumerate(arr):
+            counts = np.bincount(row[row >= 0], minlength=NUM_TYPES)[:NUM_TYPES]
+            if row.max() >= NUM_TYPES or not np.array_equal(counts, want):
+                bad = ", ".join(f"{PIECE_NAMES[t]} {counts[t]} (want {want[t]})"
+                                for t in range(NUM_TYPES) if counts[t] != want[t])
+                raise InvalidSetupError(f"setup {i} has the wrong pieces for {self.variant.name}: {bad}")
+        object.__setattr__(self, "setups", arr)
+
+    def __len__(self) -> int:
+        return self.setups.shape[0]
+
+
+#: What ``VectorEnv`` accepts per player: ``"learned"``, ``"random"`` or a ``SetupPool``.
+SetupSource = Union[str, SetupPool]
+
+
+def source_code(source: SetupSource, variant: Variant) -> int:
+    """The kernel code (``SRC_*``) of a setup source.
+
+    Raises:
+        ValueError: an unknown name, or a pool built for another variant.
+    """
+    if isinstance(source, SetupPool):
+        if source.variant.piece_counts != variant.piece_counts or source.variant.deploy_rows != variant.deploy_rows:
+            raise ValueError(f"setup pool for {source.variant.name!r} used with variant {variant.name!r}")
+        return SRC_POOL
+    codes = {"learned": SRC_LEARNED, "random": SRC_RANDOM}
+    if source not in codes:
+        raise ValueError(f"unknown setup source {source!r}; use 'learned', 'random' or a SetupPool")
+    return codes[source]
+
+
+def gravon_field_setups(field: str, *, where: str = "field") -> tuple[np.ndarray, np.ndarray]:
+    """Red's and Blue's setups of a Gravon ``<field content=...>`` string, each ``int8[100]`` on
+    absolute squares (type or -1).
+
+    Raises:
+        RecordError: not 100 characters, or a character that is no piece, empty square or lake.
+    """
+    if len(field) != 100:
+        raise RecordError(f"field has {len(field)} characters, expected 100", file=where)
+    red = np.full(100, -1, dtype=np.int8)
+    blue = np.full(100, -1, dtype=np.int8)
+    for sq, ch in enumerate(field):
+        if ch in "A_":
+            continue
+        k = ord(ch) - ord("B")
+        if not 0 <= k < 24:
+            raise RecordError(f"field character {ch!r} at square {sq} is no piece", file=where)
+        (red if k < 12 else blue)[sq] = _GRAVON_TYPES[k % 12]
+    return red, blue
+
+
+def pool_from_fields(fields: Iterable[str], variant: Variant) -> SetupPool:
+    """A pool of both players' setups (Blue's rotated onto Red's squares) from Gravon field strings;
+    setups that are not legal for ``variant`` are skipped."""
+    rows = []
+    for field in fields:
+        try:
+            red, blue = gravon_field_setups(field)
+        except RecordError:
+            continue
+        for s in (red, blue[::-1]):
+            try:
+                SetupPool(variant, s[None, :])
+            except InvalidSetupError:
+                continue
+            rows.append(s)
+    return SetupPool(variant, np.unique(np.array(rows, dtype=np.int8), axis=0))
+
+
+def gravon_fields(paths: Iterable[str | Path]) -> Iterable[tuple[str, str]]:
+    """(game type, field string) of every game in Gravon ``.zip`` archives or ``.xml`` files.
+
+    Minimal reader for the setup pool only (the full record reader lives in ``deepnash.notation``).
+    """
+    import xml.etree.ElementTree as ET
+
+    def parse(data: bytes, name: str):
+        try:
+            root = ET.fromstring(data)
+        except ET.ParseError:
+            return None
+        game = root.find("game")
+        fld = root.find(".//field")
+        if game is None or fld is None:
+            return None
+        return game.get("type", ""), fld.get("content", "")
+
+    for path in map(Path, paths):
+        if path.suffix == ".zip":
+            with zipfile.ZipFile(path) as z:
+                for name in z.namelist():
+                    if name.endswith(".xml") and (got := parse(z.read(name), name)):
+                        yield got
+        elif (got := parse(path.read_bytes(), str(path))):
+            yield got
+
+
+def build_human_pool(paths: Iterable[str | Path], out: str | Path = HUMAN_POOL_FILE) -> dict[str, int]:
+    """Extract the Classic and Barrage setups of Gravon archives into ``out`` (an ``.npz`` with one
+    ``int8[N, 100]`` array per variant); returns the number of distinct setups per variant."""
+    fields: dict[str, list[str]] = {"classic": [], "barrage": []}
+    for kind, field in gravon_fields(paths):
+        if kind in fields:
+            fields[kind].append(field)
+    pools = {name: pool_from_fields(f, get_variant(name)).setups for name, f in fields.items() if f}
+    np.savez_compressed(out, **pools)
+    return {name: len(p) for name, p in pools.items()}
+
+
+def human_pool(variant: Variant | str = "classic") -> SetupPool:
+    """The shipped pool of human setups (Gravon) for Classic or Barrage.
+
+    Raises:
+        ValueError: no human setups for this variant.
+    """
+    v = get_variant(variant)
+    with np.load(HUMAN_POOL_FILE) as data:
+        if v.name not in data:
+            raise ValueError(f"no human setups for variant {v.name!r}; have {', '.join(data.files)}")
+        return SetupPool(v, data[v.name])
