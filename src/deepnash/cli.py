@@ -40,5 +40,44 @@ def random_game(
         typer.echo(f"{out.result()} after {game.ply} moves ({summary['termination']})")
 
 
+@app.command("play")
+def play(
+    opponent: str = typer.Option(None, help="agent spec, e.g. random, greedy (default: shipped, else random)"),
+    variant: str = typer.Option("classic", help="classic, barrage"),
+    color: str = typer.Option("red", help="your colour: red (moves first) or blue"),
+    save: str = typer.Option(None, help="write the record here as Gravon XML when the game ends"),
+    seed: int = typer.Option(None, help="seed for random setups and the opponent"),
+) -> None:
+    """Play against an agent in the terminal: deploy, then type moves like b4-b5 (help lists commands)."""
+    from .play.terminal import make_session, run
+
+    try:
+        session = make_session(opponent, variant, color, save, seed)
+    except ValueError as e:
+        raise typer.BadParameter(str(e)) from None
+    run(session)
+
+
+@app.command("serve")
+def serve(
+    opponent: str = typer.Option(None, help="agent spec the browser plays (default: shipped, else random)"),
+    host: str = typer.Option("127.0.0.1", help="address to listen on"),
+    port: int = typer.Option(8000, help="TCP port"),
+) -> None:
+    """Play against an agent in the browser: serves the board page and its JSON API."""
+    import uvicorn
+
+    from .play.deploy import draw_human_setup
+    from .play.match import default_opponent
+    from .play.web import create_app
+
+    try:
+        web_app = create_app(opponent or default_opponent(), draw_human_setup)
+    except ValueError as e:
+        raise typer.BadParameter(str(e)) from None
+    typer.echo(f"Open http://{host}:{port}/ to play.")
+    uvicorn.run(web_app, host=host, port=port, log_level="warning")
+
+
 def main() -> None:  # pragma: no cover - console entry point
     app()

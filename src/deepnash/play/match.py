@@ -1,0 +1,157 @@
+"""A game between a person and an agent, kept by the one authority that knows every piece.
+
+The person's moves come in as text or ``Move``; the agent answers at once.
+Everything meant for the person is computed from ``PlayerView.of(game, human)``,
+so the opponent's hidden types never leave this module.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..agents.base import Agent, MoveRecord, PlayerView
+from ..agents.registry import AgentSpecError, make_agent
+from ..game import BattleResult, Game, Move, Variant, get_variant
+from ..game.errors import GameOverError
+from ..game.pieces import PIECE_NAMES, PLAYER_NAMES, NUM_TYPES
+
+
+class HumanMatch:
+    """A person (``human``: 0 Red, 1 Blue) against ``opponent`` on ``variant``.
+
+    Args:
+        opponent: any ``Agent``; it is reset here as the other colour and asked for its setup.
+        variant: a ``Variant`` or its name.
+        human: the person's colour, 0 Red (moves first) or 1 Blue.
+        setup: the person's deployment, ``int8[100]`` (see ``game.deployment``).
+        seed: seeds the agent's choices.
+
+    Raises:
+        InvalidSetupError: if ``setup`` is not a legal deployment for the person.
+    """
+
+    def __init__(self, opponent: Agent, variant: Variant | str, human: int, setup: np.ndarray,
+                 seed: int | None = None):
+        if human not in (0, 1):
+            raise ValueError(f"human colour must be 0 (Red) or 1 (Blue), got {human!r}")
+        self.variant = get_variant(variant)
+        self.human = human
+        self.opponent = opponent
+        opponent.reset(self.variant, 1 - human, seed)
+        theirs = opponent.choose_setup()
+        red, blue = (setup, theirs) if human == 0 else (theirs, setup)
+        self.game = Game(self.variant, red, blue)
+        self.history: list[MoveRecord] = []
+        self._told = False
+        self._reply()
+
+    # -- acting --------------------------------------------------------------
+    def play(self, move: Move | str) -> list[MoveRecord]:
+        """Play the person's ``move`` (e.g. ``"b4-b5"``), then the agent's reply.
+
+        Returns:
+            The records of the moves played by this call (the person's, then the agent's, if any).
+
+        Raises:
+            InvalidMoveError: ``move`` is not two squares.
+            GameOverError: the game has ended.
+            IllegalMoveError: the move is not legal now (the game is unchanged).
+        """
+        start = len(self.history)
+        self._push(move)
+        self._reply()
+        return self.history[start:]
+
+    def resign(self) -> None:
+        """The person gives up.
+
+        Raises:
+            GameOverError: the game has already ended.
+        """
+        self.game.resign(self.human)
+        self._tell_opponent()
+
+    def _reply(self) -> None:
+        while not self.game.is_over() and self.game.turn != self.human:
+            p = self.game.turn
+            self._push(self.opponent.act(PlayerView.of(self.game, p, tuple(self.history))))
+        if self.game.is_over():
+            self._tell_opponent()
+
+    def _push(self, move: Move | str) -> None:
+        g = self.game
+        if isinstance(move, str):
+            move = Move.parse(move)
+        if g.is_over():
+            raise GameOverError(f"the game is over ({describe_outcome(self)}); no more moves")
+        attacker, defender = g.piece_at(move.from_sq), g.piece_at(move.to_sq)
+        player = g.turn
+        result = g.push(move)
+        battle = defender is not None
+        self.history.append(MoveRecord(Move(*move), player, attacker.type if battle else -1,
+                                       defender.type if battle else -1, int(result)))
+
+    def _tell_opponent(self) -> None:
+        if not self._told:
+            self._told = True
+            self.opponent.game_over(self.game.outcome(), PlayerView.of(self.game, 1 - self.human, tuple(self.history)))
+
+    # -- what the person may see ----------------------------------------------
+    def view(self) -> PlayerView:
+        """The person's information state (opponent's hidden pieces have type ``UNKNOWN``)."""
+        return PlayerView.of(self.game, self.human, tuple(self.history))
+
+    @property
+    def last(self) -> MoveRecord | None:
+        """The last move played, by either side."""
+        return self.history[-1] if self.history else None
+
+    def captured(self) -> tuple[list[int], list[int]]:
+        """Pieces taken off the board so far, as type counts ``(Red's, Blue's)`` (12 ints each).
+
+        Computed from the battles in the public history: every removal is a battle.
+        """
+        lost = ([0] * NUM_TYPES, [0] * NUM_TYPES)
+        for r in self.history:
+            if r.defender < 0:
+                continue
+            if r.result in (BattleResult.ATTACKER_WON, BattleResult.FLAG_CAPTURED, BattleResult.BOTH_REMOVED):
+                lost[1 - r.player][r.defender] += 1
+            if r.result in (BattleResult.DEFENDER_WON, BattleResult.BOTH_REMOVED):
+                lost[r.player][r.attacker] += 1
+        return lost
+
+
+def describe_move(r: MoveRecord) -> str:
+    """``"Red b4-b5"`` or, for a battle, ``"Red b4-b5: Scout attacks Bomb, Bomb wins"``."""
+    text = f"{PLAYER_NAMES[r.player]} {r.move}"
+    if r.defender < 0:
+        return text
+    a, d = PIECE_NAMES[r.attacker], PIECE_NAMES[r.defender]
+    verdict = {
+        BattleResult.ATTACKER_WON: f"{a} wins",
+        BattleResult.DEFENDER_WON: f"{d} wins",
+        BattleResult.BOTH_REMOVED: "both removed",
+        BattleResult.FLAG_CAPTURED: "the Flag is captured",
+    }[BattleResult(r.result)]
+    return f"{text}: {a} attacks {d}, {verdict}"
+
+
+def describe_outcome(match: HumanMatch) -> str:
+    """``"You won (flag captured)"``, ``"You lost (resignation)"``, ``"Draw (move limit)"``; ``""`` while playing."""
+    out = match.game.outcome()
+    if out is None:
+        return ""
+    how = out.termination.name.lower().replace("_", " ")
+    if out.winner is None:
+        return f"Draw ({how})"
+    return f"{'You won' if out.winner == match.human else 'You lost'} ({how})"
+
+
+def default_opponent() -> str:
+    """The opponent spec used when none is given: ``"shipped"`` (the trained agent) when it loads, else ``"random"``."""
+    try:
+        make_agent("shipped")
+    except AgentSpecError:
+        return "random"
+    return "shipped"

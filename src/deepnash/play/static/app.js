@@ -1,0 +1,257 @@
+// DeepNash play page: lobby, deployment, click-to-move play. The server is the authority;
+// this page only shows what /api returns and sends the person's choices.
+"use strict";
+
+const LABELS = ["F", "S", "2", "3", "4", "5", "6", "7", "8", "9", "10", "B"];
+const NAMES = ["Flag", "Spy", "Scout", "Miner", "Sergeant", "Lieutenant", "Captain", "Major",
+               "Colonel", "General", "Marshal", "Bomb"];
+const SIDES = ["red", "blue"];
+const FILES = "abcdefghij";
+const $ = (id) => document.getElementById(id);
+const sqName = (sq) => FILES[sq % 10] + (Math.floor(sq / 10) + 1);
+
+const ui = { options: null, phase: "lobby", player: 0, variant: "classic",
+             placement: null, chosen: null, swapFrom: null, token: null, state: null, selected: null };
+
+async function api(method, path, body) {
+  const res = await fetch(path, { method, headers: { "Content-Type": "application/json" },
+                                  body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await res.json();
+  if (!res.ok) {
+    const detail = typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail);
+    throw new Error(detail);
+  }
+  return data;
+}
+
+function say(text) { $("message").textContent = text || ""; }
+
+function order() {  // rows top to bottom, columns left to right, own back row at the bottom
+  const up = [...Array(10).keys()];
+  const down = [...up].reverse();
+  return ui.player === 0 ? { rows: down, cols: up } : { rows: up, cols: down };
+}
+
+function drawBoard(cellOf) {
+  const board = $("board");
+  board.replaceChildren();
+  const { rows, cols } = order();
+  for (const r of rows) {
+    const rank = document.createElement("div");
+    rank.className = "rank";
+    rank.textContent = r + 1;
+    board.appendChild(rank);
+    for (const c of cols) {
+      const sq = r * 10 + c;
+      const div = document.createElement("div");
+      div.id = "sq-" + sqName(sq);
+      div.dataset.sq = sq;
+      const { label, classes, title } = cellOf(sq);
+      div.className = ["sq", ...classes].join(" ");
+      div.textContent = label;
+      if (title) div.title = title;
+      div.addEventListener("click", () => onSquare(sq));
+      div.addEventListener("contextmenu", (e) => { e.preventDefault(); onSquareRight(sq); });
+      board.appendChild(div);
+    }
+  }
+  const files = $("files");
+  files.replaceChildren(document.createElement("div"));
+  for (const c of cols) {
+    const f = document.createElement("div");
+    f.textContent = FILES[c];
+    files.appendChild(f);
+  }
+}
+
+// ---- lobby -------------------------------------------------------------------------------------
+async function loadOptions() {
+  ui.options = await api("GET", "/api/options");
+  $("opponent-name").textContent = "opponent: " + ui.options.opponent;
+  for (const name of Object.keys(ui.options.variants)) {
+    const o = document.createElement("option");
+    o.value = o.textContent = name;
+    $("variant").appendChild(o);
+  }
+  $("setup-pool").disabled = !ui.options.pool;
+  showPhase("lobby");
+  drawBoard(emptyCell);
+}
+
+function showPhase(phase) {
+  ui.phase = phase;
+  for (const id of ["lobby", "deploy", "game"]) $(id).classList.toggle("hidden", id !== phase);
+}
+
+function emptyCell(sq) {
+  const v = ui.options.variants[ui.variant];
+  return v.lakes.includes(sq) ? { label: "", classes: ["lake"] } : { label: "", classes: [] };
+}
+
+// ---- deployment --------------------------------------------------------------------------------
+function startDeploy() {
+  ui.variant = $("variant").value;
+  ui.player = $("color").value === "red" ? 0 : 1;
+  ui.placement = Array(100).fill(-1);
+  ui.chosen = null;
+  ui.swapFrom = null;
+  say("");
+  showPhase("deploy");
+  drawDeploy();
+}
+
+function remaining() {
+  const left = [...ui.options.variants[ui.variant].counts];
+  for (const t of ui.placement) if (t >= 0) left[t] -= 1;
+  return left;
+}
+
+function drawDeploy() {
+  const zone = ui.options.variants[ui.variant].zones[ui.player];
+  drawBoard((sq) => {
+    const t = ui.placement[sq];
+    if (t >= 0) {
+      const classes = [SIDES[ui.player], "mine"];
+      if (sq === ui.swapFrom) classes.push("selected");
+      return { label: LABELS[t], classes, title: NAMES[t] };
+    }
+    if (zone.includes(sq)) return { label: "", classes: ["zone"] };
+    return emptyCell(sq);
+  });
+  const left = remaining();
+  const palette = $("palette");
+  palette.replaceChildren();
+  left.forEach((n, t) => {
+    if (ui.options.variants[ui.variant].counts[t] === 0) return;
+    const p = document.createElement("span");
+    p.className = "piece " + SIDES[ui.player] + (n === 0 ? " empty" : "") + (ui.chosen === t ? " chosen" : "");
+    p.id = "piece-" + LABELS[t];
+    p.textContent = `${LABELS[t]}×${n}`;
+    p.title = NAMES[t];
+    p.addEventListener("click", () => { if (n > 0) { ui.chosen = t; ui.swapFrom = null; drawDeploy(); } });
+    palette.appendChild(p);
+  });
+  $("start").disabled = left.some((n) => n !== 0);
+}
+
+function onDeploySquare(sq) {
+  const zone = ui.options.variants[ui.variant].zones[ui.player];
+  if (!zone.includes(sq)) return;
+  if (ui.chosen !== null && ui.placement[sq] < 0) {
+    ui.placement[sq] = ui.chosen;
+    if (remaining()[ui.chosen] === 0) ui.chosen = null;
+  } else if (ui.placement[sq] >= 0 && ui.swapFrom === null) {
+    ui.swapFrom = sq;
+  } else if (ui.swapFrom !== null) {
+    [ui.placement[sq], ui.placement[ui.swapFrom]] = [ui.placement[ui.swapFrom], ui.placement[sq]];
+    ui.swapFrom = null;
+  }
+  drawDeploy();
+}
+
+async function fetchSetup(source) {
+  try {
+    const color = SIDES[ui.player];
+    const data = await api("POST", "/api/setup", { variant: ui.variant, color, source });
+    ui.placement = data.placement;
+    ui.chosen = ui.swapFrom = null;
+    say("");
+    drawDeploy();
+  } catch (e) { say(e.message); }
+}
+
+async function startGame() {
+  try {
+    const data = await api("POST", "/api/games",
+                           { variant: ui.variant, color: SIDES[ui.player], placement: ui.placement });
+    ui.token = data.token;
+    ui.selected = null;
+    say("");
+    showPhase("game");
+    showGame(data);
+  } catch (e) { say(e.message); }
+}
+
+// ---- play --------------------------------------------------------------------------------------
+function showGame(state) {
+  ui.state = state;
+  const last = state.last ? [state.last.from, state.last.to] : [];
+  const targets = new Set(state.legal.filter(([f]) => f === ui.selected).map(([, t]) => t));
+  drawBoard((sq) => {
+    const cell = state.board[sq];
+    const classes = [];
+    let label = "";
+    let title = "";
+    if (cell.owner === 2) classes.push("lake");
+    else if (cell.owner >= 0) {
+      classes.push(SIDES[cell.owner]);
+      label = cell.type === null ? "?" : LABELS[cell.type];
+      title = cell.type === null ? "hidden piece" : NAMES[cell.type];
+      if (cell.moved) classes.push("moved");
+      if (cell.owner === state.you && cell.revealed) classes.push("known");
+      if (state.legal.some(([f]) => f === sq)) classes.push("mine");
+    }
+    if (last.includes(sq)) classes.push("last");
+    if (sq === ui.selected) classes.push("selected");
+    if (targets.has(sq)) classes.push("target");
+    return { label, classes, title };
+  });
+  $("status").textContent = state.over ? state.result : `Your move (${state.you_name})`;
+  $("last").textContent = state.last ? "Last move: " + state.last.text : "";
+  const lost = (counts) => counts.map((n, t) => (n ? `${n}× ${NAMES[t]}` : "")).filter(Boolean).join(", ") || "none";
+  $("lost-you").textContent = "You: " + lost(state.lost[state.you]);
+  $("lost-opp").textContent = "Opponent: " + lost(state.lost[1 - state.you]);
+  const hist = $("history");
+  hist.replaceChildren(...state.history.map((text) => {
+    const li = document.createElement("li");
+    li.textContent = text;
+    return li;
+  }));
+  hist.scrollTop = hist.scrollHeight;
+  $("resign").classList.toggle("hidden", state.over);
+  $("again").classList.toggle("hidden", !state.over);
+  const dl = $("download");
+  dl.classList.toggle("hidden", !state.over);
+  if (state.over) dl.href = `/api/games/${ui.token}/record`;
+}
+
+async function onGameSquare(sq) {
+  const state = ui.state;
+  if (state.over) return;
+  if (ui.selected !== null && state.legal.some(([f, t]) => f === ui.selected && t === sq)) {
+    const move = sqName(ui.selected) + "-" + sqName(sq);
+    ui.selected = null;
+    try {
+      showGame(await api("POST", `/api/games/${ui.token}/move`, { move }));
+      say("");
+    } catch (e) { say(e.message); showGame(state); }
+    return;
+  }
+  ui.selected = state.legal.some(([f]) => f === sq) ? sq : null;
+  showGame(state);
+}
+
+async function resign() {
+  try { showGame(await api("POST", `/api/games/${ui.token}/resign`)); } catch (e) { say(e.message); }
+}
+
+function onSquare(sq) {
+  if (ui.phase === "deploy") onDeploySquare(sq);
+  else if (ui.phase === "game") onGameSquare(sq);
+}
+
+function onSquareRight(sq) {
+  if (ui.phase !== "deploy" || ui.placement[sq] < 0) return;
+  ui.placement[sq] = -1;
+  ui.swapFrom = null;
+  drawDeploy();
+}
+
+$("new-game").addEventListener("click", startDeploy);
+$("setup-random").addEventListener("click", () => fetchSetup("random"));
+$("setup-pool").addEventListener("click", () => fetchSetup("pool"));
+$("setup-clear").addEventListener("click", () => { ui.placement = Array(100).fill(-1); drawDeploy(); });
+$("start").addEventListener("click", startGame);
+$("resign").addEventListener("click", resign);
+$("again").addEventListener("click", () => { showPhase("lobby"); drawBoard(emptyCell); });
+loadOptions().catch((e) => say(e.message));
