@@ -97,7 +97,8 @@ class Game:
     """A single game of Stratego.
 
     ``Game()`` starts Classic from two random setups; pass ``red``/``blue``
-    placements (``int8[100]`` from ``state.deployment``) to choose them.  All
+    placements (``int8[100]`` from ``state.deployment``) to choose them, and
+    ``turn=1`` to let Blue move first (hand-built positions only).  All
     rules run in the Numba kernels of ``deepnash.game.kernels``.
 
     Example::
@@ -115,6 +116,7 @@ class Game:
         blue: np.ndarray | None = None,
         *,
         seed: int | None = None,
+        turn: int = 0,
     ):
         self.variant = get_variant(variant)
         rng = np.random.default_rng(seed)
@@ -123,7 +125,7 @@ class Game:
             random_deployment(self.variant, 1, rng) if blue is None else np.asarray(blue, dtype=np.int8),
         )
         self.state = BatchState(1, self.variant)
-        self.state.reset(0, self.setups[0], self.setups[1])
+        self.state.reset(0, self.setups[0], self.setups[1], turn)
         self.move_stack: list[Move] = []
         self._resigned: int | None = None
         self._buf = np.empty((K.MAX_MOVES, 2), dtype=np.int16)
@@ -137,6 +139,20 @@ class Game:
         """
         v = get_variant(variant)
         return cls(v, deployment(v, 0, red), deployment(v, 1, blue))
+
+    @classmethod
+    def from_diagram(cls, text: str, variant: Variant | str = "classic", turn: int = 0) -> "Game":
+        """Start from a hand-drawn position (see ``diagram``; piece counts are not checked), ``turn`` to move.
+
+        Every piece starts hidden and unmoved, with no repetition history.
+
+        Raises:
+            InvalidPositionError: if the diagram cannot be read.
+        """
+        from .diagram import parse_diagram
+
+        red, blue = parse_diagram(text, variant)
+        return cls(variant, red, blue, turn=turn)
 
     # -- state ---------------------------------------------------------------
     @property

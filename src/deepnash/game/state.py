@@ -49,10 +49,23 @@ class BatchState:
         """``(board, meta, hist, zob, chase, rules)``: the leading arguments of the move kernels."""
         return (self.board, self.meta, self.hist, self.zob, self.chase, self.rules)
 
-    def reset(self, b: int, red: np.ndarray, blue: np.ndarray) -> None:
-        """Start game ``b`` from two validated deployments (``int8[100]``, type or -1, see ``deployment``)."""
+    def reset(self, b: int, red: np.ndarray, blue: np.ndarray, turn: int = 0) -> None:
+        """Start game ``b`` from two validated deployments (``int8[100]``, type or -1, see ``deployment``).
+
+        ``turn`` is the player to move first (0 Red, the rules' default; 1 Blue
+        for hand-built positions).  The game ends at once if that player cannot move.
+        """
+        if turn not in (0, 1):
+            raise ValueError(f"turn must be 0 (Red) or 1 (Blue), got {turn!r}")
         K.reset_game(self.board, self.flags, self.meta, self.hist, self.zob, self.chase,
                      self.rules, self.lakes, b, red, blue)
+        if turn == 1:
+            m = self.meta[b]
+            m[K.M_TO_MOVE] = 1
+            m[K.M_DONE] = 0
+            m[K.M_WINNER] = -1
+            m[K.M_TERMINATION] = K.TERM_NONE
+            K.check_stuck(*self.arrays, b)
 
     def copy_game(self, src: int, dst: int, other: "BatchState | None" = None) -> None:
         """Copy game ``src`` of this batch into slot ``dst`` of ``other`` (default: this batch)."""
