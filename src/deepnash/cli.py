@@ -79,5 +79,37 @@ def serve(
     uvicorn.run(web_app, host=host, port=port, log_level="warning")
 
 
+@app.command("arena")
+def arena(
+    agents: list[str] = typer.Argument(..., help="agent specs: random, greedy, cautious, montecarlo, mcts:sims=200, ucc:PATH, net:PATH"),
+    games: int = typer.Option(20, help="games per pair (half with each colour)"),
+    variant: str = typer.Option("classic", help="classic, barrage"),
+    seed: int = typer.Option(0, help="match seed: the same seed replays the same games"),
+    workers: int = typer.Option(1, help="parallel processes"),
+    out: str = typer.Option(None, help="folder for one Gravon XML record per game"),
+    max_moves: int = typer.Option(None, help="moves (both players) before a draw; default: the variant's"),
+    relax_repetition: bool = typer.Option(False, help="turn off the two-squares and more-squares rules (old UCC bots)"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+) -> None:
+    """Play every pair of agents, both colours, and print the match table and ratings."""
+    from .arena import run_tournament
+    from .arena.report import print_tournament
+    from .game import get_variant
+
+    v = get_variant(variant)
+    if max_moves is not None:
+        v = v.with_rules(max_moves=max_moves)
+    if relax_repetition:
+        v = v.with_rules(two_squares=False, more_squares=False)
+    try:
+        result = run_tournament(agents, games, v, seed, workers, out)
+    except ValueError as e:
+        raise typer.BadParameter(str(e)) from None
+    if as_json:
+        typer.echo(json.dumps(result.to_dict()))
+    else:
+        print_tournament(result)
+
+
 def main() -> None:  # pragma: no cover - console entry point
     app()

@@ -121,18 +121,27 @@ def play_game(red: Agent, blue: Agent, variant: Variant, seed: int) -> tuple[Gam
     history: list[MoveRecord] = []
     while not game.is_over():
         p = game.turn
-        move = agents[p].act(PlayerView.of(game, p, tuple(history)))
-        attacker = game.piece_at(move.from_sq)
-        defender = game.piece_at(move.to_sq)
-        result = game.push(move)
-        battle = defender is not None
-        history.append(MoveRecord(
-            move, p,
-            attacker.type if (attacker and battle) else -1,
-            defender.type if battle else -1,
-            int(result),
-        ))
+        history.append(push_recorded(game, agents[p].act(PlayerView.of(game, p, tuple(history)))))
     final = tuple(history)
     for p, a in enumerate(agents):
         a.game_over(game.outcome(), PlayerView.of(game, p, final))
     return game, final
+
+
+def push_recorded(game: Game, move: Move) -> MoveRecord:
+    """Push ``move`` on ``game`` and return its ``MoveRecord`` (types revealed by the battle, if any).
+
+    Raises:
+        IllegalMoveError, GameOverError: as ``Game.push`` (the game is unchanged).
+    """
+    p = game.turn
+    attacker = game.piece_at(move.from_sq)
+    defender = game.piece_at(move.to_sq)
+    result = game.push(move)
+    battle = defender is not None
+    return MoveRecord(
+        Move(int(move[0]), int(move[1])), p,
+        attacker.type if (attacker and battle) else -1,
+        defender.type if battle else -1,
+        int(result),
+    )

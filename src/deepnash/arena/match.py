@@ -1,0 +1,180 @@
+"""Matches and tournaments: N games per pair of agent specs, both colours, in parallel, reproducibly.
+
+Game ``i`` of a pair has agent ``a`` as Red when ``i`` is even and the seed
+``seed * 1_000_003 + pair * 10_007 + i``, so a match gives the same games for
+any number of workers.  Workers are separate processes (``spawn``), each
+building its agents from their spec strings (``agents.registry``).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+
+from ..agents.registry import make_agent
+from ..game import Variant, get_variant
+from ..notation.gravon import write_xml
+from .referee import GameResult, referee_game
+from .stats import rating_intervals, wilson
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """All games between agents ``a`` and ``b`` and the paper's table row, from ``a``'s view.
+
+    ``wins``, ``draws``, ``losses`` count games; ``a_red_wins``/``a_blue_wins``
+    split ``a``'s wins by colour; ``win_low``/``win_high`` bound ``a``'s win rate
+    (95% Wilson interval); ``failures`` lists the reasons of forfeited games.
+    """
+
+    a: str
+    b: str
+    games: tuple[GameResult, ...]
+
+    @property
+    def wins(self) -> int:
+        return self.a_red_wins + self.a_blue_wins
+
+    @property
+    def a_red_wins(self) -> int:
+        return sum(1 for i, g in enumerate(self.games) if i % 2 == 0 and g.winner == 0)
+
+    @property
+    def a_blue_wins(self) -> int:
+        return sum(1 for i, g in enumerate(self.games) if i % 2 == 1 and g.winner == 1)
+
+    @property
+    def draws(self) -> int:
+        return sum(1 for g in self.games if g.winner is None)
+
+    @property
+    def losses(self) -> int:
+        return len(self.games) - self.wins - self.draws
+
+    @property
+    def win_interval(self) -> tuple[float, float]:
+        return wilson(self.wins, len(self.games))
+
+    @property
+    def failures(self) -> list[str]:
+        return [g.reason for g in self.games if g.reason]
+
+    def to_dict(self) -> dict:
+        """The stable JSON row: ``a b games wins draws losses a_red_wins a_blue_wins`` plus extras."""
+        low, high = self.win_interval
+        n = len(self.games)
+        return {
+            "a": self.a, "b": self.b, "games": n, "wins": self.wins, "draws": self.draws, "losses": self.losses,
+            "a_red_wins": self.a_red_wins, "a_blue_wins": self.a_blue_wins,
+            "win_rate": self.wins / n if n else 0.0, "win_low": low, "win_high": high,
+            "mean_plies": float(np.mean([g.plies for g in self.games])) if n else 0.0,
+            "failures": self.failures,
+        }
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """Every pair's ``MatchResult`` and, for three or more agents, Bradley–Terry ratings (Elo scale)."""
+
+    agents: tuple[str, ...]
+    matches: tuple[MatchResult, ...]
+    ratings: tuple[dict, ...] = field(default_factory=tuple)
+
+    def to_dict(self) -> dict:
+        out = {"agents": list(self.agents), "pairs": [m.to_dict() for m in self.matches]}
+        if self.ratings:
+            out["ratings"] = list(self.ratings)
+        return out
+
+
+def _game_task(task: tuple) -> GameResult:
+    a_spec, b_spec, a_red, variant, seed, out_path = task
+    a, b = make_agent(a_spec), make_agent(b_spec)
+    result = referee_game(a, b, variant, seed) if a_red else referee_game(b, a, variant, seed)
+    if out_path is not None and result.record is not None:
+        write_xml(result.record, out_path)
+    return result
+
+
+def _tasks(specs: Sequence[str], pairs, games: int, variant: Variant, seed: int, out: Path | None) -> list[tuple]:
+    tasks = []
+    for k, (i, j) in enumerate(pairs):
+        for g in range(games):
+            path = None if out is None else out / f"{k:02d}-{_slug(specs[i])}-vs-{_slug(specs[j])}-{g:04d}.xml"
+            tasks.append((specs[i], specs[j], g % 2 == 0, variant, seed * 1_000_003 + k * 10_007 + g, path))
+    return tasks
+
+
+def _slug(spec: str) -> str:
+    return "".join(c if c.isalnum() else "_" for c in spec.rsplit("/", 1)[-1])[:40]
+
+
+def _run(tasks: list[tuple], workers: int) -> list[GameResult]:
+    if workers <= 1:
+        return [_game_task(t) for t in tasks]
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return list(pool.map(_game_task, tasks, chunksize=max(1, len(tasks) // (workers * 4))))
+
+
+def run_tournament(
+    specs: Sequence[str],
+    games: int,
+    variant: Variant | str = "classic",
+    seed: int = 0,
+    workers: int = 1,
+    out: str | Path | None = None,
+    rating_samples: int = 200,
+) -> TournamentResult:
+    """Play ``games`` games for every pair of ``specs`` (round robin), colours alternating.
+
+    Args:
+        specs: agent spec strings (``agents.registry.make_agent``), at least two.
+        games: games per pair (even numbers give each agent both colours equally).
+        variant: ``"classic"``, ``"barrage"`` or a ``Variant`` (e.g. with repetition rules relaxed).
+        seed: the match seed; results reproduce for a fixed seed whatever ``workers``.
+        workers: processes to play in (1: in this process).
+        out: folder for one Gravon XML record per game (created if needed).
+        rating_samples: bootstrap samples for the rating intervals.
+
+    Raises:
+        ValueError: fewer than two specs, or ``games < 1``.
+        agents.registry.AgentSpecError: a bad spec (checked before any game starts).
+    """
+    if len(specs) < 2:
+        raise ValueError(f"a match needs at least two agents, got {list(specs)}")
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    for s in specs:
+        make_agent(s)
+    variant = get_variant(variant)
+    folder = None if out is None else Path(out)
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+    pairs = list(combinations(range(len(specs)), 2))
+    results = _run(_tasks(specs, pairs, games, variant, seed, folder), workers)
+    matches = tuple(
+        MatchResult(specs[i], specs[j], tuple(results[k * games:(k + 1) * games])) for k, (i, j) in enumerate(pairs)
+    )
+    ratings: tuple[dict, ...] = ()
+    if len(specs) >= 3:
+        wdl = np.zeros((len(specs), len(specs), 3))
+        for (i, j), m in zip(pairs, matches):
+            wdl[i, j] = (m.wins, m.draws, m.losses)
+        r, lo, hi = rating_intervals(wdl, samples=rating_samples, seed=seed)
+        ratings = tuple({"agent": s, "rating": float(r[k]), "low": float(lo[k]), "high": float(hi[k])}
+                        for k, s in enumerate(specs))
+    return TournamentResult(tuple(specs), matches, ratings)
+
+
+def run_match(
+    a_spec: str, b_spec: str, games: int, variant: Variant | str = "classic", seed: int = 0, workers: int = 1,
+    out: str | Path | None = None,
+) -> MatchResult:
+    """``games`` games between two agent specs, ``a`` Red in the even-numbered ones (see ``run_tournament``)."""
+    return run_tournament([a_spec, b_spec], games, variant, seed, workers, out).matches[0]
