@@ -83,6 +83,7 @@ def create_app(opponent: str = "random", pool: SetupDraw | None = None, *, max_g
     app = FastAPI(title="DeepNash: play Stratego", docs_url=None, redoc_url=None)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     tables: OrderedDict[str, _Table] = OrderedDict()
+    app.state.tables = tables  # token -> game; read by tests and by whoever embeds the app
     rng = np.random.default_rng(seed)
     guard = threading.Lock()
 
