@@ -111,5 +111,56 @@ def arena(
         print_tournament(result)
 
 
+@app.command("normal-form")
+def normal_form(
+    payoff: str = typer.Option("1,-1;-1,1", help="player 0's payoff matrix, rows separated by ';' (default: matching pennies)"),
+    start: str = typer.Option("0.999,0.001", help="initial regularisation policy of both players, comma-separated"),
+    eta: float = typer.Option(0.2, help="reward-transform strength"),
+    iterations: int = typer.Option(3, help="R-NaD iterations"),
+    plot: str = typer.Option(None, help="save the policy paths and log-Lyapunov curve to this PNG"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+) -> None:
+    """Normal-form R-NaD (the paper's Fig. 3): each iteration's replicator-dynamics fixed point."""
+    import numpy as np
+
+    from .rnad.normal_form import run
+
+    try:
+        matrix = np.array([[float(x) for x in row.split(",")] for row in payoff.split(";")])
+        pi0 = np.array([float(x) for x in start.split(",")])
+        result = run(matrix, (pi0, pi0), eta, iterations)
+    except ValueError as e:
+        raise typer.BadParameter(str(e)) from None
+    rows = [{"iteration": m, "regularisation": [r.tolist() for r in it.regularisation],
+             "fixed_point": [f.tolist() for f in it.fixed_point], "dynamics_time": float(it.times[-1]),
+             "initial_lyapunov": float(it.lyapunov[0])} for m, it in enumerate(result)]
+    if plot:
+        from .rnad.normal_form_plot import save_plot
+
+        save_plot(result, plot)
+    if as_json:
+        typer.echo(json.dumps({"payoff": matrix.tolist(), "eta": eta, "iterations": rows}))
+        return
+    for row in rows:
+        p, q = (", ".join(f"{x:.4f}" for x in f) for f in row["fixed_point"])
+        typer.echo(f"iteration {row['iteration']}: player 0 [{p}]  player 1 [{q}]  (H0 = {row['initial_lyapunov']:.4g})")
+
+
+@app.command("ucc-bot")
+def ucc_bot(
+    agent: str = typer.Option("random", help="agent spec to play, e.g. greedy or mcts:sims=100"),
+    variant: str = typer.Option("classic", help="classic, barrage"),
+    seed: int = typer.Option(None, help="seed for the agent (default: fresh randomness)"),
+) -> None:
+    """Play one game as a UCC 2012 protocol bot on stdin/stdout (for the 2012 manager or `arena ucc:...`)."""
+    import sys
+
+    from .agents.registry import make_agent
+    from .agents.ucc import serve_ucc
+    from .game import get_variant
+
+    serve_ucc(make_agent(agent), get_variant(variant), sys.stdin, sys.stdout, seed)
+
+
 def main() -> None:  # pragma: no cover - console entry point
     app()

@@ -75,8 +75,6 @@ def referee_game(red: Agent, blue: Agent, variant: Variant, seed: int) -> GameRe
     """
     agents = (red, blue)
     names = (red.name, blue.name)
-    for p, a in enumerate(agents):
-        a.reset(variant, p, seed * 2 + p)
     history: list[MoveRecord] = []
     game: Game | None = None
     failure: tuple[int, AgentFailure] | None = None
@@ -84,6 +82,7 @@ def referee_game(red: Agent, blue: Agent, variant: Variant, seed: int) -> GameRe
         setups = []
         for p, a in enumerate(agents):
             try:
+                a.reset(variant, p, seed * 2 + p)
                 setups.append(_setup(a, variant, p))
             except AgentFailure as e:
                 failure = (p, e)
