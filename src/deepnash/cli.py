@@ -162,5 +162,46 @@ def ucc_bot(
     serve_ucc(make_agent(agent), get_variant(variant), sys.stdin, sys.stdout, seed)
 
 
+@app.command("validate-records")
+def validate_records(
+    paths: list[str] = typer.Argument(..., help="Gravon .xml files, .zip archives or folders of them"),
+    rules: str = typer.Option("none", help="repetition rules to replay under: none, gravon, isf"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+) -> None:
+    """Replay every game in Gravon records; print per game type how many replayed and ended as recorded.
+
+    Exits with status 1 when a record fails (unreadable, bad setup, illegal move).
+    """
+    from .notation.validate import format_report, validate_records as validate
+
+    try:
+        result = validate(paths, rules)
+    except (ValueError, FileNotFoundError) as e:
+        raise typer.BadParameter(str(e)) from None
+    typer.echo(json.dumps(result) if as_json else format_report(result))
+    raise typer.Exit(1 if result["failed"] else 0)
+
+
+@app.command("demo")
+def demo(
+    game: int = typer.Option(0, help="which Classic or Barrage game of the archives (0 = the first)"),
+    path: str = typer.Option(None, help="Gravon records to take it from (default: ../shared/data/gravon)"),
+) -> None:
+    """Replay a real game from Gravon's archives and print its moves and final board."""
+    from itertools import islice
+
+    from .notation.board import board_diagram
+    from .notation.gravon import default_archive_dir, read_records, replay
+
+    records = (r for r in read_records(path or default_archive_dir()) if r.variant in ("classic", "barrage"))
+    record = next(islice(records, game, None), None)
+    if record is None:
+        raise typer.BadParameter(f"there are fewer than {game + 1} Classic or Barrage games in {path}")
+    final = replay(record)
+    typer.echo(f"{record.variant} game from {record.source}: {record.players[0]} (Red) v {record.players[1]} (Blue)")
+    typer.echo(" ".join(f"{n}. {m}" if n % 2 else str(m) for n, m in enumerate(record.moves, start=1)))
+    typer.echo(board_diagram(final))
+
+
 def main() -> None:  # pragma: no cover - console entry point
     app()
