@@ -7,6 +7,13 @@ Besides the engine's ``board``/``flags``/``meta`` arrays the kernel reads the
 environment's move ring: ``moves: int16[B, 40, 3]`` holding (from, to,
 attacker type or -1 for a plain move) in absolute squares, slot
 ``(count - 1) % 40`` the newest, and ``count: int64[B]`` the moves recorded.
+
+Equation 6 is implemented as the paper writes it.  Its rows always sum to 1,
+but its per-type sums equal the player's piece counts only while none of the
+player's unknown pieces has moved: with M moved and U unmoved unknown pieces
+the exact marginal of an unmoved piece is ``n_F/U``, ``n_B/U`` and
+``n_t (U - n_F - n_B) / (U * sum_{k not B,F} n_k)`` for movable ``t``, where
+the paper's form has ``n_t / sum_k n_k`` (the moved case is exact).
 """
 
 from __future__ import annotations
@@ -23,24 +30,27 @@ from .planes import (
 
 
 @njit(cache=True)
-def public_probabilities(board, flags, b, owner, moved_out, unmoved_out):
-    """Equation 6 for the unknown pieces of ``owner`` in game ``b``.
+def public_probabilities(board, flags, b, moved_out, unmoved_out):
+    """Equation 6 for the unknown pieces of both players in game ``b``.
 
-    Writes ``moved_out: float32[12]`` (type distribution of a moved, unrevealed
-    piece: movable unrevealed types only) and ``unmoved_out: float32[12]`` (of an
-    unmoved, unrevealed piece: all unrevealed types).  Both are all 0 when the
-    player has no such piece.
+    Writes ``moved_out[i]: float32[2, 12]`` (player i's type distribution of a
+    moved, unrevealed piece: movable unrevealed types only) and
+    ``unmoved_out[i]`` (of an unmoved, unrevealed piece: all unrevealed types).
+    A row is all 0 when the player has no such piece.
     """
-    counts = np.zeros(12, dtype=np.float32)
+    counts = np.zeros((2, 12), dtype=np.int32)
     for sq in range(100):
         v = board[b, sq]
-        if v > 0 and (v - 1) // 12 == owner and (flags[b, sq] & REVEALED) == 0:
-            counts[(v - 1) % 12] += 1.0
-    total = counts.sum()
-    movable = total - counts[FLAG] - counts[BOMB]
-    for t in range(12):
-        unmoved_out[t] = counts[t] / total if total > 0 else 0.0
-        moved_out[t] = counts[t] / movable if movable > 0 and t != FLAG and t != BOMB else 0.0
+        if v > 0 and (flags[b, sq] & REVEALED) == 0:
+            counts[(v - 1) // 12, (v - 1) % 12] += 1
+    for i in range(2):
+        total = 0
+        for t in range(12):
+            total += counts[i, t]
+        movable = total - counts[i, FLAG] - counts[i, BOMB]
+        for t in range(12):
+            unmoved_out[i, t] = counts[i, t] / total if total > 0 else 0.0
+            moved_out[i, t] = counts[i, t] / movable if movable > 0 and t != FLAG and t != BOMB else 0.0
 
 
 @njit(cache=True)
@@ -57,8 +67,7 @@ def encode(board, flags, meta_ply, meta_since, moves, count, deploying, sub, sel
     moved_p = np.empty((2, 12), dtype=np.float32)
     unmoved_p = np.empty((2, 12), dtype=np.float32)
     if not deploying:
-        public_probabilities(board, flags, b, 0, moved_p[0], unmoved_p[0])
-        public_probabilities(board, flags, b, 1, moved_p[1], unmoved_p[1])
+        public_probabilities(board, flags, b, moved_p, unmoved_p)
     for j in range(100):
         sq = j if p == 0 else 99 - j
         v = board[b, sq]

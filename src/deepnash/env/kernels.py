@@ -5,10 +5,11 @@ environment's own, passed as three tuples so every kernel has one signature:
 
 ``st``   ``(board, flags, meta, hist, zob, chase, rules, lakes)``: the engine's state.
 ``es``   ``(setup int8[B,2,100], moves int16[B,40,3], count int64[B], phase int8[B],
-          dstep int32[B], sub int8[B], sel int16[B], rng uint64[B])``: per game, the two
-          deployments (type per absolute square, -1 empty), the move ring read by
-          ``encode``, 1 while deploying, deployment actions taken, 0 select / 1 displace,
-          the selected absolute square, and a SplitMix64 generator state.
+          dstep int32[B], sub int8[B], sel int16[B], rng uint64[B], legal int16[B,MAX_MOVES,2],
+          nlegal int32[B])``: per game, the two deployments (type per absolute square, -1
+          empty), the move ring read by ``encode``, 1 while deploying, deployment actions
+          taken, 0 select / 1 displace, the selected absolute square, a SplitMix64 generator
+          state, and the legal moves found at the select step (reused by the displace step).
 ``cfg``  ``(order int8[N], zone int64[Z], modes int64[2], pool int8[P,100], pool_lo int64[2],
           pool_hi int64[2], scale float32[2])``: the deployment order, Red's deployment
           squares, each player's setup source (``SRC_*``), the setup pool (Red's frame) and
@@ -85,7 +86,7 @@ def begin(st, es, cfg, b):
     or (nobody deploys) start play.  Returns False when ``MAX_REDRAWS`` draws all gave games that
     are over before the first move."""
     board, flags, meta, hist, zob, chase, rules, lakes = st
-    setup, moves, count, phase, dstep, sub, sel, rng = es
+    setup, moves, count, phase, dstep, sub, sel, rng, legal, nlegal = es
     modes = cfg[2]
     learners = (modes[0] == SRC_LEARNED) + (modes[1] == SRC_LEARNED)
     count[b] = 0
@@ -124,10 +125,10 @@ def deploy_player(modes, dstep):
 
 
 @njit(cache=True)
-def fill_mask(st, es, cfg, mask, b, p, buf):
+def fill_mask(st, es, cfg, mask, b, p):
     """Write player ``p``'s legal-action mask of game ``b`` (its frame) to ``mask[b]``."""
     board, flags, meta, hist, zob, chase, rules, lakes = st
-    setup, moves, count, phase, dstep, sub, sel, rng = es
+    setup, moves, count, phase, dstep, sub, sel, rng, legal, nlegal = es
     zone = cfg[1]
     mask[b, :] = False
     if phase[b] != 0:
@@ -136,30 +137,31 @@ def fill_mask(st, es, cfg, mask, b, p, buf):
             if board[b, s] == K.EMPTY:
                 mask[b, zone[i]] = True
         return
-    n = K.legal_moves(board, meta, hist, zob, chase, rules, b, p, buf)
+    if sub[b] == 0:
+        nlegal[b] = K.legal_moves(board, meta, hist, zob, chase, rules, b, p, legal[b])
     pick = sel[b]
-    for i in range(n):
+    for i in range(nlegal[b]):
         if sub[b] == 0:
-            s = buf[i, 0]
-        elif buf[i, 0] == pick:
-            s = buf[i, 1]
+            s = legal[b, i, 0]
+        elif legal[b, i, 0] == pick:
+            s = legal[b, i, 1]
         else:
             continue
         mask[b, s if p == 0 else 99 - s] = True
 
 
 @njit(cache=True)
-def refresh(st, es, cfg, outs, b, observe, buf):
+def refresh(st, es, cfg, outs, b, observe):
     """Recompute who acts in game ``b``, its mask and (if ``observe``) its full observation."""
     board, flags, meta, hist, zob, chase, rules, lakes = st
-    setup, moves, count, phase, dstep, sub, sel, rng = es
+    setup, moves, count, phase, dstep, sub, sel, rng, legal, nlegal = es
     obs, mask, player = outs[0], outs[1], outs[2]
     if phase[b] != 0:
         p, _ = deploy_player(cfg[2], dstep[b])
     else:
         p = meta[b, K.M_TO_MOVE]
     player[b] = p
-    fill_mask(st, es, cfg, mask, b, p, buf)
+    fill_mask(st, es, cfg, mask, b, p)
     if observe:
         encode(board, flags, meta[b, K.M_PLY], meta[b, K.M_SINCE_ATTACK], moves, count, phase[b] != 0,
                sub[b], sel[b], cfg[6], b, p, obs[b])
@@ -169,13 +171,12 @@ def refresh(st, es, cfg, outs, b, observe, buf):
 def reset_all(st, es, cfg, outs, observe):
     """Begin a new game in every slot and refresh the outputs; returns -1, or the first slot that
     could not start (see ``begin``)."""
-    buf = np.empty((K.MAX_MOVES, 2), dtype=np.int16)
     outs[3][:, :] = 0.0
     outs[4][:] = False
     for b in range(st[0].shape[0]):
         if not begin(st, es, cfg, b):
             return b
-        refresh(st, es, cfg, outs, b, observe, buf)
+        refresh(st, es, cfg, outs, b, observe)
     return -1
 
 
@@ -203,7 +204,7 @@ def step(st, es, cfg, outs, actions, observe):
     or ``-2 - b`` when slot ``b`` could not start a new game (see ``begin``).
     """
     board, flags, meta, hist, zob, chase, rules, lakes = st
-    setup, moves, count, phase, dstep, sub, sel, rng = es
+    setup, moves, count, phase, dstep, sub, sel, rng, legal, nlegal = es
     order, modes = cfg[0], cfg[2]
     obs, mask, player, rewards, done = outs[0], outs[1], outs[2], outs[3], outs[4]
     nb = board.shape[0]
@@ -211,7 +212,6 @@ def step(st, es, cfg, outs, actions, observe):
         a = actions[b]
         if a < 0 or a >= 100 or not mask[b, a]:
             return b
-    buf = np.empty((K.MAX_MOVES, 2), dtype=np.int16)
     rewards[:, :] = 0.0
     done[:] = False
     for b in range(nb):
@@ -231,7 +231,7 @@ def step(st, es, cfg, outs, actions, observe):
         elif sub[b] == 0:
             sub[b] = 1
             sel[b] = s
-            fill_mask(st, es, cfg, mask, b, p, buf)
+            fill_mask(st, es, cfg, mask, b, p)
             if observe:
                 obs[b, P_STEP, :] = 1.0
                 obs[b, P_SELECTED, :] = 0.0
@@ -249,7 +249,7 @@ def step(st, es, cfg, outs, actions, observe):
             sel[b] = -1
             if meta[b, K.M_DONE] != 0 and not _finish(st, es, cfg, outs, b):
                 return -2 - b
-        refresh(st, es, cfg, outs, b, observe, buf)
+        refresh(st, es, cfg, outs, b, observe)
     return -1
 
 

@@ -8,7 +8,6 @@ the pool of human setups extracted from the Gravon archives
 
 from __future__ import annotations
 
-import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,15 +15,11 @@ from typing import Union
 
 import numpy as np
 
-from ..game import InvalidSetupError, RecordError, Variant, get_variant
+from ..game import InvalidSetupError, Variant, get_variant
 from ..game.pieces import NUM_TYPES, PIECE_NAMES
 from .kernels import SRC_LEARNED, SRC_POOL, SRC_RANDOM
 
 HUMAN_POOL_FILE = Path(__file__).with_name("gravon_setups.npz")
-
-#: Gravon field letters: B..M are Red's Bomb, Spy, Scout, Miner, ..., Marshal, Flag; N..Y Blue's.
-_GRAVON_TYPES = (11, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0)
-
 
 @dataclass(frozen=True)
 class SetupPool:
@@ -80,36 +75,27 @@ def source_code(source: SetupSource, variant: Variant) -> int:
     return codes[source]
 
 
-def gravon_field_setups(field: str, *, where: str = "field") -> tuple[np.ndarray, np.ndarray]:
-    """Red's and Blue's setups of a Gravon ``<field content=...>`` string, each ``int8[100]`` on
-    absolute squares (type or -1).
+def field_setups(field: str) -> tuple[np.ndarray, np.ndarray]:
+    """Red's and Blue's setups of a 100-letter Gravon field (``notation.field``), each ``int8[100]``
+    piece types on absolute squares (-1 elsewhere).
 
     Raises:
-        RecordError: not 100 characters, or a character that is no piece, empty square or lake.
+        ValueError: a field that ``notation.field.parse_field`` rejects.
     """
-    if len(field) != 100:
-        raise RecordError(f"field has {len(field)} characters, expected 100", file=where)
-    red = np.full(100, -1, dtype=np.int8)
-    blue = np.full(100, -1, dtype=np.int8)
-    for sq, ch in enumerate(field):
-        if ch in "A_":
-            continue
-        k = ord(ch) - ord("B")
-        if not 0 <= k < 24:
-            raise RecordError(f"field character {ch!r} at square {sq} is no piece", file=where)
-        (red if k < 12 else blue)[sq] = _GRAVON_TYPES[k % 12]
+    from ..notation.field import parse_field
+
+    board = parse_field(field).astype(np.int16)
+    red = np.where((board >= 1) & (board <= 12), board - 1, -1).astype(np.int8)
+    blue = np.where(board >= 13, board - 13, -1).astype(np.int8)
     return red, blue
 
 
 def pool_from_fields(fields: Iterable[str], variant: Variant) -> SetupPool:
-    """A pool of both players' setups (Blue's rotated onto Red's squares) from Gravon field strings;
-    setups that are not legal for ``variant`` are skipped."""
+    """A pool of the distinct setups of both players (Blue's rotated onto Red's squares) in Gravon
+    fields; setups that are not legal for ``variant`` are skipped."""
     rows = []
     for field in fields:
-        try:
-            red, blue = gravon_field_setups(field)
-        except RecordError:
-            continue
+        red, blue = field_setups(field)
         for s in (red, blue[::-1]):
             try:
                 SetupPool(variant, s[None, :])
@@ -119,41 +105,15 @@ def pool_from_fields(fields: Iterable[str], variant: Variant) -> SetupPool:
     return SetupPool(variant, np.unique(np.array(rows, dtype=np.int8), axis=0))
 
 
-def gravon_fields(paths: Iterable[str | Path]) -> Iterable[tuple[str, str]]:
-    """(game type, field string) of every game in Gravon ``.zip`` archives or ``.xml`` files.
-
-    Minimal reader for the setup pool only (the full record reader lives in ``deepnash.notation``).
-    """
-    import xml.etree.ElementTree as ET
-
-    def parse(data: bytes, name: str):
-        try:
-            root = ET.fromstring(data)
-        except ET.ParseError:
-            return None
-        game = root.find("game")
-        fld = root.find(".//field")
-        if game is None or fld is None:
-            return None
-        return game.get("type", ""), fld.get("content", "")
-
-    for path in map(Path, paths):
-        if path.suffix == ".zip":
-            with zipfile.ZipFile(path) as z:
-                for name in z.namelist():
-                    if name.endswith(".xml") and (got := parse(z.read(name), name)):
-                        yield got
-        elif (got := parse(path.read_bytes(), str(path))):
-            yield got
-
-
 def build_human_pool(paths: Iterable[str | Path], out: str | Path = HUMAN_POOL_FILE) -> dict[str, int]:
-    """Extract the Classic and Barrage setups of Gravon archives into ``out`` (an ``.npz`` with one
-    ``int8[N, 100]`` array per variant); returns the number of distinct setups per variant."""
+    """Extract the Classic and Barrage setups of Gravon archives (``notation.gravon.read_records``) into
+    ``out``, an ``.npz`` with one ``int8[N, 100]`` array per variant; returns the setups per variant."""
+    from ..notation.gravon import read_records
+
     fields: dict[str, list[str]] = {"classic": [], "barrage": []}
-    for kind, field in gravon_fields(paths):
-        if kind in fields:
-            fields[kind].append(field)
+    for record in read_records(list(paths), on_error=lambda e: None):
+        if record.variant.lower() in fields:
+            fields[record.variant.lower()].append(record.field)
     pools = {name: pool_from_fields(f, get_variant(name)).setups for name, f in fields.items() if f}
     np.savez_compressed(out, **pools)
     return {name: len(p) for name, p in pools.items()}

@@ -113,10 +113,12 @@ class VectorEnv:
         self._rng = np.zeros(b, dtype=np.uint64)
         self._action_rng = np.zeros(b, dtype=np.uint64)
         self._actions = np.zeros(b, dtype=np.int64)
+        self._legal = np.zeros((b, GK.MAX_MOVES, 2), dtype=np.int16)
+        self._nlegal = np.zeros(b, dtype=np.int32)
         s = self.state
         self._st = (s.board, s.flags, s.meta, s.hist, s.zob, s.chase, s.rules, s.lakes)
         self._es = (self.setup, self.moves, self.move_count, self.deploying, self._dstep, self.substep,
-                    self.selected, self._rng)
+                    self.selected, self._rng, self._legal, self._nlegal)
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
