@@ -68,11 +68,10 @@ def serve(
     import uvicorn
 
     from .play.deploy import draw_human_setup
-    from .play.match import default_opponent
     from .play.web import create_app
 
     try:
-        web_app = create_app(opponent or default_opponent(), draw_human_setup)
+        web_app = create_app(opponent, draw_human_setup)
     except ValueError as e:
         raise typer.BadParameter(str(e)) from None
     typer.echo(f"Open http://{host}:{port}/ to play.")

@@ -131,7 +131,7 @@ def test_page_and_options(client):
     assert page.status_code == 200 and 'id="board"' in page.text
     assert client.get("/static/app.js").status_code == 200
     opts = client.get("/api/options").json()
-    assert opts["opponent"] == "random" and opts["variants"]["barrage"]["counts"][0] == 1
+    assert opts["opponents"] == {"classic": "random", "barrage": "random"} and opts["variants"]["barrage"]["counts"][0] == 1
     assert len(opts["variants"]["classic"]["zones"][1]) == 40
     setup = client.post("/api/setup", json={"variant": "classic", "color": "blue", "source": "pool"}).json()
     assert sum(t >= 0 for t in setup["placement"]) == 40 and all(t < 0 for t in setup["placement"][:60])

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..agents.base import Agent, MoveRecord, PlayerView
+from ..agents.base import Agent, MoveRecord, PlayerView, push_recorded
 from ..agents.registry import AgentSpecError, make_agent
 from ..game import BattleResult, Game, Move, Variant, get_variant
 from ..game.errors import GameOverError
@@ -79,17 +79,11 @@ class HumanMatch:
             self._tell_opponent()
 
     def _push(self, move: Move | str) -> None:
-        g = self.game
         if isinstance(move, str):
             move = Move.parse(move)
-        if g.is_over():
+        if self.game.is_over():
             raise GameOverError(f"the game is over ({describe_outcome(self)}); no more moves")
-        attacker, defender = g.piece_at(move.from_sq), g.piece_at(move.to_sq)
-        player = g.turn
-        result = g.push(move)
-        battle = defender is not None
-        self.history.append(MoveRecord(Move(*move), player, attacker.type if battle else -1,
-                                       defender.type if battle else -1, int(result)))
+        self.history.append(push_recorded(self.game, move))
 
     def _tell_opponent(self) -> None:
         if not self._told:
@@ -148,10 +142,12 @@ def describe_outcome(match: HumanMatch) -> str:
     return f"{'You won' if out.winner == match.human else 'You lost'} ({how})"
 
 
-def default_opponent() -> str:
-    """The opponent spec used when none is given: ``"shipped"`` (the trained agent) when it loads, else ``"random"``."""
+def default_opponent(variant: Variant | str) -> str:
+    """The opponent spec used when none is given: the shipped trained agent for ``variant`` when it
+    loads (``shipped:variant=NAME``), else ``"random"``."""
+    spec = f"shipped:variant={get_variant(variant).name}"
     try:
-        make_agent("shipped")
+        make_agent(spec)
     except AgentSpecError:
         return "random"
-    return "shipped"
+    return spec

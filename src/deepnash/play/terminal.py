@@ -241,5 +241,5 @@ def make_session(opponent: str | None, variant: str, color: str, save_to: str | 
     colors = {"red": 0, "blue": 1}
     if color.lower() not in colors:
         raise ValueError(f"colour {color!r}: choose red or blue")
-    agent = make_agent(opponent or default_opponent())
+    agent = make_agent(opponent or default_opponent(variant))
     return PlaySession(agent, variant, colors[color.lower()], pool=draw_human_setup, seed=seed, save_to=save_to)

@@ -7,7 +7,7 @@ unguessable token, acts only for the person's colour, and every reply is
 4xx answer whose ``detail`` says what was wrong, and change nothing.
 
 Endpoints:
-    ``GET /api/options``                       variants (piece counts, lakes, zones), opponent, pool
+    ``GET /api/options``                       variants (piece counts, lakes, zones), opponent per variant, pool
     ``POST /api/setup``                        ``{variant, color, source: random|pool}`` -> ``{placement: int[100]}``
     ``POST /api/games``                        ``{variant, color, placement: int[100]}`` -> state with ``token``
     ``GET /api/games/{token}``                 the state
@@ -34,7 +34,7 @@ from ..agents.registry import make_agent
 from ..game.errors import StrategoError
 from ..game.variant import VARIANTS, get_variant
 from .deploy import SetupBuilder, SetupDraw
-from .match import HumanMatch
+from .match import HumanMatch, default_opponent
 from .record import record_xml
 from .state import public_state
 
@@ -66,12 +66,13 @@ class _Table:
         self.lock = threading.Lock()
 
 
-def create_app(opponent: str = "random", pool: SetupDraw | None = None, *, max_games: int = 256,
+def create_app(opponent: str | None = None, pool: SetupDraw | None = None, *, max_games: int = 256,
                seed: int | None = None) -> FastAPI:
-    """The web app; each new game plays a fresh ``make_agent(opponent)``.
+    """The web app; each new game plays a fresh agent made from the opponent spec.
 
     Args:
-        opponent: agent spec of the opponent (see ``agents.registry``).
+        opponent: agent spec of the opponent (see ``agents.registry``); ``None``: per variant, the
+            shipped trained agent when it loads, else ``random`` (``match.default_opponent``).
         pool: source of human setups for ``source: pool`` (``None``: refused with 404).
         max_games: games kept at once; the oldest is dropped when a new one would exceed it.
         seed: seeds random setups and agents (for tests); ``None`` for fresh entropy.
@@ -79,7 +80,9 @@ def create_app(opponent: str = "random", pool: SetupDraw | None = None, *, max_g
     Raises:
         AgentSpecError: if ``opponent`` is not a valid spec (checked once here).
     """
-    make_agent(opponent)
+    specs = {name: opponent or default_opponent(name) for name in VARIANTS}
+    for spec in set(specs.values()):
+        make_agent(spec)
     app = FastAPI(title="DeepNash: play Stratego", docs_url=None, redoc_url=None)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     tables: OrderedDict[str, _Table] = OrderedDict()
@@ -111,7 +114,7 @@ def create_app(opponent: str = "random", pool: SetupDraw | None = None, *, max_g
                    "zones": [list(v.deploy_squares(p)) for p in (0, 1)]}
             for name, v in VARIANTS.items()
         }
-        return {"variants": variants, "opponent": opponent, "pool": pool is not None}
+        return {"variants": variants, "opponents": specs, "pool": pool is not None}
 
     @app.post("/api/setup")
     def setup(req: SetupRequest) -> dict:
@@ -132,7 +135,7 @@ def create_app(opponent: str = "random", pool: SetupDraw | None = None, *, max_g
         builder = SetupBuilder(variant, human)
         try:
             builder.load(np.asarray(req.placement, dtype=np.int64))
-            match = HumanMatch(make_agent(opponent), variant, human, builder.finish(), int(rng.integers(2**31)))
+            match = HumanMatch(make_agent(specs[variant.name]), variant, human, builder.finish(), int(rng.integers(2**31)))
         except StrategoError as e:
             raise HTTPException(400, f"placement: {e}") from None
         token = secrets.token_urlsafe(24)

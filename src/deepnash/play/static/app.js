@@ -67,7 +67,6 @@ function drawBoard(cellOf) {
 // ---- lobby -------------------------------------------------------------------------------------
 async function loadOptions() {
   ui.options = await api("GET", "/api/options");
-  $("opponent-name").textContent = "opponent: " + ui.options.opponent;
   for (const name of Object.keys(ui.options.variants)) {
     const o = document.createElement("option");
     o.value = o.textContent = name;
@@ -91,6 +90,7 @@ function emptyCell(sq) {
 // ---- deployment --------------------------------------------------------------------------------
 function startDeploy() {
   ui.variant = $("variant").value;
+  $("opponent-name").textContent = "opponent: " + ui.options.opponents[ui.variant];
   ui.player = $("color").value === "red" ? 0 : 1;
   ui.placement = Array(100).fill(-1);
   ui.chosen = null;
