@@ -161,7 +161,10 @@ def refresh(st, es, cfg, outs, b, observe):
     else:
         p = meta[b, K.M_TO_MOVE]
     player[b] = p
-    fill_mask(st, es, cfg, mask, b, p)
+    if phase[b] == 0 and meta[b, K.M_DONE] != 0:
+        mask[b, :] = False  # a finished game kept by auto_reset=False
+    else:
+        fill_mask(st, es, cfg, mask, b, p)
     if observe:
         encode(board, flags, meta[b, K.M_PLY], meta[b, K.M_SINCE_ATTACK], moves, count, phase[b] != 0,
                sub[b], sel[b], cfg[6], b, p, obs[b])
@@ -181,7 +184,7 @@ def reset_all(st, es, cfg, outs, observe):
 
 
 @njit(cache=True)
-def _finish(st, es, cfg, outs, b):
+def _finish(st, es, cfg, outs, b, auto_reset):
     meta = st[2]
     rewards, done, winner, termination, length = outs[3], outs[4], outs[5], outs[6], outs[7]
     w = meta[b, K.M_WINNER]
@@ -192,16 +195,18 @@ def _finish(st, es, cfg, outs, b):
     winner[b] = w
     termination[b] = meta[b, K.M_TERMINATION]
     length[b] = meta[b, K.M_PLY]
-    return begin(st, es, cfg, b)
+    return begin(st, es, cfg, b) if auto_reset else True
 
 
 @njit(cache=True)
-def step(st, es, cfg, outs, actions, observe):
+def step(st, es, cfg, outs, actions, observe, auto_reset):
     """Apply ``actions: int64[B]`` (one per game, the acting player's frame) and refresh the outputs.
 
     Checks every action against the mask first and changes nothing if one is
-    illegal.  Returns -1 on success, ``b`` when game ``b``'s action is illegal,
-    or ``-2 - b`` when slot ``b`` could not start a new game (see ``begin``).
+    illegal.  A game that ended is restarted at once (``auto_reset``) or kept
+    as it ended, its actions ignored.  Returns -1 on success, ``b`` when game
+    ``b``'s action is illegal, or ``-2 - b`` when slot ``b`` could not start a
+    new game (see ``begin``).
     """
     board, flags, meta, hist, zob, chase, rules, lakes = st
     setup, moves, count, phase, dstep, sub, sel, rng, legal, nlegal = es
@@ -210,11 +215,14 @@ def step(st, es, cfg, outs, actions, observe):
     nb = board.shape[0]
     for b in range(nb):
         a = actions[b]
-        if a < 0 or a >= 100 or not mask[b, a]:
+        over = phase[b] == 0 and meta[b, K.M_DONE] != 0
+        if not over and (a < 0 or a >= 100 or not mask[b, a]):
             return b
     rewards[:, :] = 0.0
     done[:] = False
     for b in range(nb):
+        if phase[b] == 0 and meta[b, K.M_DONE] != 0:
+            continue
         p = player[b]
         s = actions[b] if p == 0 else 99 - actions[b]
         if phase[b] != 0:
@@ -226,7 +234,7 @@ def step(st, es, cfg, outs, actions, observe):
             if dstep[b] == learners * order.shape[0]:
                 K.reset_game(board, flags, meta, hist, zob, chase, rules, lakes, b, setup[b, 0], setup[b, 1])
                 phase[b] = 0
-                if meta[b, K.M_DONE] != 0 and not _finish(st, es, cfg, outs, b):
+                if meta[b, K.M_DONE] != 0 and not _finish(st, es, cfg, outs, b, auto_reset):
                     return -2 - b
         elif sub[b] == 0:
             sub[b] = 1
@@ -247,7 +255,7 @@ def step(st, es, cfg, outs, actions, observe):
             K.apply_move(board, flags, meta, hist, zob, chase, rules, b, f, s)
             sub[b] = 0
             sel[b] = -1
-            if meta[b, K.M_DONE] != 0 and not _finish(st, es, cfg, outs, b):
+            if meta[b, K.M_DONE] != 0 and not _finish(st, es, cfg, outs, b, auto_reset):
                 return -2 - b
         refresh(st, es, cfg, outs, b, observe)
     return -1

@@ -53,6 +53,8 @@ class VectorEnv:
         seed: seeds every random draw (setups, ``random_actions``); the same seed
             and actions give the same run.
         observe: False skips writing observations (masks, rewards still kept).
+        auto_reset: False keeps a finished game as it ended (its mask all False, its
+            actions ignored) until ``reset``; for single-game wrappers.
 
     Raises:
         ValueError: a batch size below 1, an unknown variant or setup source.
@@ -72,11 +74,13 @@ class VectorEnv:
         setups: SetupSource | tuple[SetupSource, SetupSource] = "learned",
         seed: int = 0,
         observe: bool = True,
+        auto_reset: bool = True,
     ):
         self.variant = get_variant(variant)
         self.state = BatchState(batch_size, self.variant)
         self.batch_size = b = batch_size
         self.observe_enabled = bool(observe)
+        self.auto_reset = bool(auto_reset)
         pair = setups if isinstance(setups, tuple) else (setups, setups)
         if len(pair) != 2:
             raise ValueError(f"setups needs one source or a (red, blue) pair, got {len(pair)} entries")
@@ -148,14 +152,15 @@ class VectorEnv:
 
         Raises:
             ValueError: ``actions`` does not have shape ``(B,)``.
-            IllegalActionError: some action is not legal (nothing is changed; names the game).
+            IllegalActionError: some action of a running game is not legal (nothing is changed;
+                names the game).
         """
         a = np.asarray(actions)
         if a.shape != (self.batch_size,):
             raise ValueError(f"actions must have shape ({self.batch_size},), got {a.shape}")
         if a.dtype != np.int64:
             a = a.astype(np.int64)
-        r = K.step(self._st, self._es, self._cfg, self._outs, a, self.observe_enabled)
+        r = K.step(self._st, self._es, self._cfg, self._outs, a, self.observe_enabled, self.auto_reset)
         if r >= 0:
             phase = "deployment" if self.deploying[r] else ("select" if self.substep[r] == 0 else "displace")
             raise IllegalActionError(
