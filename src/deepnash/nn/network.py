@@ -11,16 +11,12 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
+from ..env.planes import NUM_PLANES, P_NO_ATTACK, P_PHASE, P_PRIVATE, P_SELECTED, P_STEP
 from .config import NetConfig
 from .pyramid import Pyramid
 
-#: Observation planes (``spec/observation.md``) the network reads besides feeding all 82 to the torso.
-NUM_PLANES = 82
-OWN_MOVABLE = slice(2, 12)  # own one-hot types Spy..Marshal (types 1..10: all but Flag and Bomb)
-NO_ATTACK_PLANE = 78
-PHASE_PLANE = 79  # 1 during deployment
-STEP_PLANE = 80  # 1 when choosing the selected piece's target
-SELECTED_PLANE = 81  # 1 on the selected piece's square
+#: Own one-hot type planes of Spy..Marshal (types 1..10: the movable types, all but Flag and Bomb).
+OWN_MOVABLE = slice(P_PRIVATE + 1, P_PRIVATE + 11)
 NUM_ACTIONS = 100
 
 #: Phase codes returned by ``phases``.
@@ -29,8 +25,8 @@ DEPLOY, SELECT, DISPLACE = 0, 1, 2
 
 def phases(obs: torch.Tensor) -> torch.Tensor:
     """``int64[N]``: ``DEPLOY``, ``SELECT`` or ``DISPLACE`` for each observation ``float32[N, 82, 10, 10]``."""
-    deploy = obs[:, PHASE_PLANE, 0, 0] > 0.5
-    displace = obs[:, STEP_PLANE, 0, 0] > 0.5
+    deploy = obs[:, P_PHASE, 0, 0] > 0.5
+    displace = obs[:, P_STEP, 0, 0] > 0.5
     out = torch.full(deploy.shape, SELECT, dtype=torch.long, device=obs.device)
     out[displace] = DISPLACE
     out[deploy] = DEPLOY
@@ -83,7 +79,8 @@ class DeepNashNet(nn.Module):
         """Run the network.
 
         Args:
-            obs: ``float32[N, 82, 10, 10]`` observations (``spec/observation.md``).
+            obs: ``float32[N, 82, 10, 10]`` observations (``spec/observation.md``); other float
+                dtypes (e.g. float16 as stored by the actors) are converted to the weights' dtype.
 
         Returns:
             ``(logits float32[N, 100], value float32[N])``.
@@ -93,12 +90,13 @@ class DeepNashNet(nn.Module):
         """
         if obs.dim() != 4 or tuple(obs.shape[1:]) != (NUM_PLANES, 10, 10):
             raise ValueError(f"DeepNashNet expects observations [N, 82, 10, 10], got {list(obs.shape)}")
+        obs = obs.to(self.value_out.weight.dtype)
         emb = self.torso(obs)
         phase = phases(obs)
         play = (phase != DEPLOY).to(obs.dtype)[:, None, None, None]
         step2 = (phase == DISPLACE).to(obs.dtype)[:, None, None, None]
-        no_attack = obs[:, NO_ATTACK_PLANE:NO_ATTACK_PLANE + 1]
-        selected = obs[:, SELECTED_PLANE:SELECTED_PLANE + 1] * obs[:, OWN_MOVABLE]  # [N, 10, 10, 10]
+        no_attack = obs[:, P_NO_ATTACK:P_NO_ATTACK + 1]
+        selected = obs[:, P_SELECTED:P_SELECTED + 1] * obs[:, OWN_MOVABLE]  # [N, 10, 10, 10]
         value_in = torch.cat([emb, no_attack * play, selected * step2], dim=1)
         value = self.value_out(F.relu(self.value_head(value_in))).squeeze(1)
 

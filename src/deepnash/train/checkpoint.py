@@ -174,3 +174,48 @@ def load_checkpoint(path: str | Path) -> Checkpoint:
         except (SafetensorError, OSError) as e:
             raise CheckpointError(f"{fpath}: not a readable safetensors file ({e})") from None
     return Checkpoint(ckpt, manifest, groups)
+
+
+def split_tensors(obj, prefix: str = "") -> tuple[dict[str, torch.Tensor], object]:
+    """Separate the tensors of a nested state (dicts, lists, scalars) from its JSON-able skeleton.
+
+    Returns ``(tensors, skeleton)``: ``tensors`` keyed by dotted path, and the state with each
+    tensor replaced by ``{"__tensor__": key}`` and each dict by ``{"__dict__": [[key, value], ...]}``
+    (keeps integer keys, as in optimiser states).  ``join_tensors`` inverts it.
+    """
+    if isinstance(obj, torch.Tensor):
+        return {prefix: obj}, {"__tensor__": prefix}
+    tensors: dict[str, torch.Tensor] = {}
+    if isinstance(obj, dict):
+        items = []
+        for k, v in obj.items():
+            t, s = split_tensors(v, f"{prefix}.{k}" if prefix else str(k))
+            tensors.update(t)
+            items.append([k, s])
+        return tensors, {"__dict__": items}
+    if isinstance(obj, (list, tuple)):
+        out = []
+        for i, v in enumerate(obj):
+            t, s = split_tensors(v, f"{prefix}.{i}" if prefix else str(i))
+            tensors.update(t)
+            out.append(s)
+        return tensors, out
+    return {}, obj
+
+
+def join_tensors(skeleton, tensors: dict[str, torch.Tensor]):
+    """Inverse of ``split_tensors``.
+
+    Raises:
+        CheckpointError: the skeleton names a tensor that is not stored.
+    """
+    if isinstance(skeleton, dict) and "__tensor__" in skeleton:
+        key = skeleton["__tensor__"]
+        if key not in tensors:
+            raise CheckpointError(f"checkpoint state refers to tensor {key!r}, which is not stored")
+        return tensors[key]
+    if isinstance(skeleton, dict) and "__dict__" in skeleton:
+        return {k: join_tensors(v, tensors) for k, v in skeleton["__dict__"]}
+    if isinstance(skeleton, list):
+        return [join_tensors(v, tensors) for v in skeleton]
+    return skeleton

@@ -1,0 +1,191 @@
+"""The network agent: plays a trained DeepNash network (deployment head, then select + displace).
+
+Agent specs: ``checkpoint:DIR`` (a training run or checkpoint directory) and
+``shipped`` / ``shipped:barrage`` for the weights shipped in ``deepnash/data/``.
+Options: ``weights=online|target`` (which network of the checkpoint) and
+``greedy=true`` (argmax instead of sampling from the policy).
+
+The observation is rebuilt from the ``PlayerView`` alone: the opponent's
+hidden pieces get arbitrary types drawn from the public multiset of its
+unrevealed pieces, which the 82-plane observation cannot tell apart
+(``spec/observation.md``: no plane depends on hidden types).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from ..env.actions import action_to_square, deploy_order, square_to_action
+from ..env.encode import encode
+from ..env.planes import DEFAULT_MAX_MOVES, DEFAULT_MAX_NO_ATTACK, NUM_MOVE_PLANES, NUM_PLANES
+from ..game import Move, Outcome, Variant, get_variant
+from ..game import kernels as K
+from ..nn import DeepNashNet, NetConfig, masked_log_policy
+from .base import UNKNOWN, PlayerView
+from .registry import AgentSpecError, register_agent
+
+#: Where shipped weights live: ``deepnash/data/shipped/<variant>/`` (a checkpoint directory).
+SHIPPED_DIR = Path(__file__).resolve().parent.parent / "data" / "shipped"
+
+
+def _hidden_types(view: PlayerView) -> list[int]:
+    """The public multiset of the opponent's unrevealed piece types, one entry per hidden piece."""
+    opp = 1 - view.player
+    left = list(view.variant.piece_counts)
+    for rec in view.history:  # every battle reveals both pieces; count the opponent's losses
+        if rec.defender < 0:
+            continue
+        lost_att = rec.result in (K.RESULT_DEFENDER_WON, K.RESULT_BOTH_REMOVED)
+        lost_def = rec.result in (K.RESULT_ATTACKER_WON, K.RESULT_BOTH_REMOVED, K.RESULT_FLAG_CAPTURED)
+        if rec.player == opp and lost_att:
+            left[rec.attacker] -= 1
+        if rec.player != opp and lost_def:
+            left[rec.defender] -= 1
+    on_board = (view.owner == opp) & view.revealed
+    for t in view.types[on_board]:
+        left[int(t)] -= 1
+    hidden = int(((view.owner == opp) & ~view.revealed).sum())
+    if min(left) < 0 or sum(left) != hidden:
+        raise ValueError(f"player view at ply {view.ply}: the opponent's {hidden} hidden pieces do not match "
+                         f"the army minus its public losses ({left})")
+    return [t for t, n in enumerate(left) for _ in range(n)]
+
+
+def encode_view(view: PlayerView, sub: int = 0, selected: int = -1) -> np.ndarray:
+    """``float32[82, 10, 10]``: ``view.player``'s play-phase observation (``spec/observation.md``).
+
+    Args:
+        view: the player's view of a game in the play phase.
+        sub: 0 select step, 1 displace step; ``selected`` is then the chosen piece's absolute square.
+    """
+    p, opp = view.player, 1 - view.player
+    board = np.zeros((1, 100), np.int8)
+    board[0, view.owner == 2] = K.LAKE
+    mine = view.owner == p
+    board[0, mine] = 1 + 12 * p + view.types[mine]
+    theirs = view.owner == opp
+    hidden = theirs & ~view.revealed
+    board[0, theirs & view.revealed] = 1 + 12 * opp + view.types[theirs & view.revealed]
+    board[0, hidden] = 1 + 12 * opp + np.asarray(_hidden_types(view), np.int8)
+    flags = (view.revealed * K.REVEALED | view.moved * K.MOVED).astype(np.uint8)[None]
+    moves = np.zeros((1, NUM_MOVE_PLANES, 3), np.int16)
+    recent = view.history[-NUM_MOVE_PLANES:]
+    for i, rec in enumerate(recent):
+        moves[0, i] = (rec.move.from_sq, rec.move.to_sq, rec.attacker if rec.defender >= 0 else -1)
+    count = np.array([len(recent)], np.int64)
+    v = view.variant
+    scale = np.array([1.0 / (v.max_moves or DEFAULT_MAX_MOVES),
+                      1.0 / (v.max_moves_without_attack or DEFAULT_MAX_NO_ATTACK)], np.float32)
+    out = np.zeros((NUM_PLANES, 10, 10), np.float32)
+    encode(board, flags, view.ply, view.moves_since_attack, moves, count, False, sub, selected, scale, 0, p,
+           out.reshape(NUM_PLANES, 100))
+    return out
+
+
+class NetworkAgent:
+    """Plays with a ``DeepNashNet``: deploys with the deployment head, moves by select then displace.
+
+    Args:
+        net: the network (put in eval mode; runs on CPU).
+        greedy: take the most probable action instead of sampling the policy.
+        name: shown in tables (the registry sets it to the spec string).
+    """
+
+    def __init__(self, net: DeepNashNet, greedy: bool = False, name: str = "network"):
+        self.net = net.eval()
+        self.greedy = greedy
+        self.name = name
+        self._gen = torch.Generator().manual_seed(0)
+        self._variant: Variant | None = None
+        self._player = 0
+
+    def reset(self, variant: Variant, player: int, seed: int | None = None) -> None:
+        self._variant = get_variant(variant)
+        self._player = player
+        self._gen.manual_seed(seed if seed is not None else int(torch.seed() % 2**62))
+
+    @torch.no_grad()
+    def _choose(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        logits, _ = self.net(torch.from_numpy(obs)[None])
+        probs = masked_log_policy(logits, torch.from_numpy(mask)[None]).exp()[0]
+        if self.greedy:
+            return int(probs.argmax())
+        return int(torch.multinomial(probs, 1, generator=self._gen))
+
+    def choose_setup(self) -> np.ndarray:
+        """Place the pieces one by one in the paper's order with the deployment head."""
+        v, p = self._variant, self._player
+        board = np.zeros((1, 100), np.int8)
+        for s in v.lakes:
+            board[0, s] = K.LAKE
+        zone = np.asarray(v.deploy_squares(0))  # the player's own zone, in its frame
+        placed = np.full(100, -1, np.int8)
+        obs = np.zeros((NUM_PLANES, 10, 10), np.float32)
+        none = np.zeros((1, NUM_MOVE_PLANES, 3), np.int16)
+        scale = np.ones(2, np.float32)
+        for t in deploy_order(v):
+            encode(board, np.zeros((1, 100), np.uint8), 0, 0, none, np.zeros(1, np.int64), True, 0, -1,
+                   scale, 0, p, obs.reshape(NUM_PLANES, 100))
+            mask = np.zeros(100, bool)
+            mask[zone] = board[0, [action_to_square(a, p) for a in zone]] == K.EMPTY
+            sq = action_to_square(self._choose(obs, mask), p)
+            board[0, sq] = 1 + 12 * p + t
+            placed[sq] = t
+        return placed
+
+    def act(self, view: PlayerView) -> Move:
+        """Select a piece, then its destination, each from the network's policy over legal actions."""
+        p = view.player
+        sel_mask = np.zeros(100, bool)
+        for m in view.legal_moves:
+            sel_mask[square_to_action(m.from_sq, p)] = True
+        src = action_to_square(self._choose(encode_view(view), sel_mask), p)
+        dst_mask = np.zeros(100, bool)
+        for m in view.legal_moves:
+            if m.from_sq == src:
+                dst_mask[square_to_action(m.to_sq, p)] = True
+        dst = action_to_square(self._choose(encode_view(view, 1, src), dst_mask), p)
+        return Move(src, dst)
+
+    def game_over(self, outcome: Outcome, view: PlayerView) -> None:
+        pass
+
+
+def load_network(path: str | Path, weights: str = "online") -> tuple[DeepNashNet, dict]:
+    """The network saved in a checkpoint (run directory or checkpoint directory) and its metadata.
+
+    Raises:
+        CheckpointError: the checkpoint is missing or corrupt.
+        ValueError: ``weights`` names no network stored in it.
+    """
+    from ..train.checkpoint import load_checkpoint
+
+    ck = load_checkpoint(path)
+    if weights not in ck.groups:
+        stored = sorted(k for k in ck.groups if k not in ("optimizer", "rng"))
+        raise ValueError(f"{ck.path}: no {weights!r} weights (stored: {', '.join(stored)})")
+    net = DeepNashNet(NetConfig(**ck.meta["net"]))
+    net.load_state_dict(ck.groups[weights])
+    return net, ck.meta
+
+
+def from_checkpoint(path: str, weights: str = "online", greedy: bool = False) -> NetworkAgent:
+    """Agent spec ``checkpoint:DIR``."""
+    return NetworkAgent(load_network(path, weights)[0], greedy=greedy)
+
+
+def shipped(variant: str = "barrage", greedy: bool = False) -> NetworkAgent:
+    """Agent spec ``shipped``: the weights trained for ``variant`` and shipped with the package."""
+    path = SHIPPED_DIR / variant
+    if not path.is_dir():
+        have = sorted(p.name for p in SHIPPED_DIR.iterdir()) if SHIPPED_DIR.is_dir() else []
+        raise AgentSpecError(f"no shipped weights for {variant!r}; shipped: {', '.join(have) or 'none'}")
+    return NetworkAgent(load_network(path)[0], greedy=greedy)
+
+
+register_agent("checkpoint", from_checkpoint, takes_path=True,
+               summary="a trained DeepNash network from a training run or checkpoint directory")
+register_agent("shipped", shipped, summary="the DeepNash network trained on Barrage and shipped with the package")

@@ -1,0 +1,102 @@
+"""Training configuration: one frozen dataclass, with presets that pair a network size with its knobs.
+
+The R-NaD hyperparameters live in ``rnad.RNaDConfig`` (defaults: the paper's
+Table 3); the CPU presets change only what a run of minutes on one core needs:
+a larger learning rate, a faster target average and short R-NaD iterations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, replace
+
+from ..nn import NetConfig, get_preset
+from ..rnad import AdamConfig, FineTuneConfig, NeuRDConfig, RNaDConfig, ScheduleConfig
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Everything a training run needs besides where it writes.
+
+    Attributes:
+        net: network preset name (``nn.PRESETS``).
+        variant: ``"barrage"`` or ``"classic"``.
+        envs: games each actor plays at once (one batched network call per step).
+        actors: actor processes per learner process; 0 plays in the learner's process,
+            alternating with the updates (the laptop default).
+        batch_games: whole games per learner update (per learner process).
+        chunk: time steps per chunk of the gradient pass (bounds memory; spec/rnad.md §7).
+        max_steps: t_max, agent steps after which a game is cut and recorded as a draw; 0 never.
+        sync_every: learner updates between two publications of the weights to the actors.
+        queue_games: bound of the queue of finished games between actors and learner.
+        checkpoint_minutes: wall-clock minutes between checkpoints.
+        eval_minutes: wall-clock minutes between evaluation matches against the random bot.
+        eval_games: games per evaluation (half with each colour).
+        seed: seeds the networks, the environments and the sampling.
+        rnad: the R-NaD learner's configuration.
+    """
+
+    net: str = "tiny"
+    variant: str = "barrage"
+    envs: int = 32
+    actors: int = 0
+    batch_games: int = 8
+    chunk: int = 512
+    max_steps: int = 0
+    sync_every: int = 1
+    queue_games: int = 64
+    checkpoint_minutes: float = 2.0
+    eval_minutes: float = 10.0
+    eval_games: int = 20
+    seed: int = 0
+    rnad: RNaDConfig = field(default_factory=RNaDConfig)
+
+    def __post_init__(self) -> None:
+        get_preset(self.net)
+        for name in ("envs", "batch_games", "chunk", "sync_every", "queue_games"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"TrainConfig.{name} must be at least 1, got {getattr(self, name)}")
+        for name in ("actors", "max_steps", "eval_games"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"TrainConfig.{name} must be non-negative, got {getattr(self, name)}")
+
+    @property
+    def net_config(self) -> NetConfig:
+        """The network's ``NetConfig``."""
+        return get_preset(self.net)
+
+    def to_dict(self) -> dict:
+        """JSON-ready dict; ``from_dict`` reads it back."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "TrainConfig":
+        """Inverse of ``to_dict``."""
+        r = dict(d["rnad"])
+        rnad = RNaDConfig(**{**r, "schedule": ScheduleConfig(**{k: tuple(v) for k, v in r["schedule"].items()}),
+                             "adam": AdamConfig(**r["adam"]), "neurd": NeuRDConfig(**r["neurd"]),
+                             "finetune": FineTuneConfig(**r["finetune"])})
+        return cls(**{**d, "rnad": rnad})
+
+
+#: R-NaD settings for runs of minutes to hours on a CPU (paper values elsewhere).
+_CPU_RNAD = RNaDConfig(adam=AdamConfig(learning_rate=3e-4), gamma_avg=0.01,
+                       schedule=ScheduleConfig(sizes=(100,), repeats=(1,)), batch_size=8)
+
+#: ``deepnash train --preset NAME``.
+TRAIN_PRESETS: dict[str, TrainConfig] = {
+    "tiny": TrainConfig(net="tiny", rnad=_CPU_RNAD),
+    "small": TrainConfig(net="small", envs=32, batch_games=8, chunk=256, rnad=_CPU_RNAD),
+    "paper": TrainConfig(net="paper", envs=256, batch_games=768, chunk=64, max_steps=3600,
+                         queue_games=2048, checkpoint_minutes=30.0, eval_minutes=60.0),
+}
+
+
+def train_preset(name: str, **changes) -> TrainConfig:
+    """The ``TrainConfig`` preset ``name`` with some fields changed.
+
+    Raises:
+        ValueError: an unknown preset (listing the known ones) or a bad field value.
+    """
+    if name not in TRAIN_PRESETS:
+        raise ValueError(f"unknown training preset {name!r}; known: {', '.join(TRAIN_PRESETS)}")
+    return replace(TRAIN_PRESETS[name], **changes)

@@ -1,0 +1,192 @@
+"""The training loop: games from the actors, one R-NaD update per batch, checkpoints, logs, evaluations.
+
+Source: ``spec/rnad.md`` §7.  Each update takes ``batch_games`` whole games,
+pads them (``batch.to_trajectory``), lets ``rnad.RNaDLearner`` compute v-trace
+over whole games and accumulate gradients chunk by chunk, averages the
+gradients across data-parallel ranks, then applies the update.
+"""
+
+from __future__ import annotations
+
+import math
+import signal
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from .. import __version__
+from ..nn import DeepNashNet
+from ..rnad import RNaDLearner
+from . import distributed
+from .batch import to_trajectory
+from .checkpoint import CheckpointError, join_tensors, load_checkpoint, save_checkpoint, split_tensors
+from .config import TrainConfig
+from .evaluate import versus_random
+from .logs import RunLog
+from .pool import ActorPool, LocalGames
+
+#: Checkpoint group name of each learner network (the agent plays ``online``).
+GROUPS = {"theta": "online", "theta_target": "target", "theta_reg": "reg", "theta_reg_prev": "reg_prev"}
+
+
+@dataclass
+class Counters:
+    """Totals over the whole run, carried across resumes."""
+
+    learner_step: int = 0
+    games: int = 0
+    env_steps: int = 0
+    seconds: float = 0.0
+
+
+def _save(out: Path, learner: RNaDLearner, cfg: TrainConfig, counters: Counters, rank_world: int) -> Path:
+    groups = {GROUPS[name]: net.state_dict() for name, net in learner.networks().items()}
+    opt_tensors, opt_skeleton = split_tensors(learner.optimizer.state_dict())
+    groups["optimizer"] = opt_tensors
+    groups["rng"] = {"torch": torch.get_rng_state()}
+    point = learner.schedule()
+    meta = {
+        "deepnash_version": __version__, "config": cfg.to_dict(), "net": cfg.net_config.to_dict(),
+        "variant": cfg.variant, "counters": vars(counters).copy(), "world_size": rank_world,
+        "schedule": {"iteration": point.iteration, "step_in_iteration": point.step_in_iteration,
+                     "alpha": point.alpha},
+        "optimizer": opt_skeleton,
+    }
+    return save_checkpoint(out, counters.learner_step, groups, meta)
+
+
+def _restore(path: Path, learner: RNaDLearner) -> Counters:
+    ck = load_checkpoint(path)
+    missing = [g for g in (*GROUPS.values(), "optimizer", "rng") if g not in ck.groups]
+    if missing:
+        raise CheckpointError(f"{ck.path}: not a training checkpoint (missing {', '.join(missing)})")
+    counters = Counters(**ck.meta["counters"])
+    state = {name: ck.groups[g] for name, g in GROUPS.items()}
+    state["optimizer"] = join_tensors(ck.meta["optimizer"], ck.groups["optimizer"])
+    state["learner_step"] = counters.learner_step
+    learner.load_state_dict(state)
+    torch.set_rng_state(ck.groups["rng"]["torch"])
+    return counters
+
+
+def resume_config(path: str | Path) -> TrainConfig:
+    """The ``TrainConfig`` a run was started with (read from its latest checkpoint).
+
+    Raises:
+        CheckpointError: no valid checkpoint at ``path``.
+    """
+    return TrainConfig.from_dict(load_checkpoint(path).meta["config"])
+
+
+def _entropy(games) -> float:
+    mu = np.concatenate([g.behaviour for g in games])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return float(-np.nansum(np.where(mu > 0, mu * np.log(mu), 0.0), axis=1).mean())
+
+
+def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minutes: float | None = None,
+          resume: bool = False, device: str = "cpu", progress: bool = True, final_eval_games: int | None = None) -> dict:
+    """Train until ``steps`` learner steps in all (counting resumed ones) or ``minutes`` of wall-clock time.
+
+    Args:
+        cfg: the run's configuration (on resume, pass ``resume_config(out)``).
+        out: the run directory: checkpoints, ``latest``, TensorBoard files under ``tb/``.
+        steps: stop once the learner has made this many updates in all.
+        minutes: stop after this many minutes of this invocation.
+        resume: continue the run in ``out`` from its latest checkpoint.
+        device: ``"cpu"``, ``"cuda"``, ``"cuda:1"``...; under torchrun each rank takes ``cuda:LOCAL_RANK``.
+        progress: show the progress bar.
+        final_eval_games: games against the random bot at the end (default ``cfg.eval_games``; 0 skips).
+
+    Returns:
+        A summary: counters, last losses, and the final evaluation (``eval``) if any.
+
+    Raises:
+        CheckpointError: ``resume`` and the checkpoint is missing or corrupt (nothing is written then).
+        FileExistsError: a fresh run into a directory that already holds checkpoints.
+        ValueError: neither ``steps`` nor ``minutes`` given.
+    """
+    if steps is None and minutes is None:
+        raise ValueError("give steps or minutes (or both) to bound the run")
+    out = Path(out)
+    dev = torch.device(device)
+    rank = distributed.init(dev)
+    if dev.type == "cuda" and rank.world > 1:
+        dev = torch.device("cuda", rank.local_rank)
+    if not resume and (out / "latest").exists():
+        raise FileExistsError(f"{out} already holds a training run; resume it with --resume {out}")
+    torch.manual_seed(cfg.seed + rank.rank)
+    learner = RNaDLearner(lambda: DeepNashNet(cfg.net_config), cfg.rnad, dev)
+    counters = _restore(out, learner) if resume else Counters()
+    distributed.broadcast_modules(list(learner.networks().values()), rank.world)
+    seed = cfg.seed + 1_000_003 * counters.learner_step + 7 * rank.rank
+    source = (ActorPool(learner.theta, cfg, seed) if cfg.actors else LocalGames(learner.theta, cfg, seed, dev))
+    runlog = RunLog(out, steps, counters.learner_step, enabled=rank.main, progress=progress)
+    stop_requested = []
+    old = signal.signal(signal.SIGTERM, lambda *_: stop_requested.append(True))
+    start = time.monotonic()
+    last_ckpt = last_eval = start
+    env_steps0 = env_steps_seen = source.env_steps
+    metrics: dict[str, float] = {}
+    try:
+        while True:
+            elapsed = time.monotonic() - start
+            done = (steps is not None and counters.learner_step >= steps) or \
+                   (minutes is not None and elapsed >= 60 * minutes) or bool(stop_requested)
+            if distributed.any_rank(done, rank.world, dev):
+                break
+            games = source.get(cfg.batch_games)
+            metrics = learner.accumulate_gradients(to_trajectory(games), cfg.chunk)
+            distributed.average_gradients(learner.theta, rank.world)
+            metrics.update(learner.apply_update())
+            counters.learner_step = learner.learner_step
+            if counters.learner_step % cfg.sync_every == 0:
+                source.publish(learner.theta)
+            counters.games += len(games) * rank.world
+            counters.env_steps += (source.env_steps - env_steps_seen) * rank.world
+            env_steps_seen = source.env_steps
+            now = time.monotonic()
+            sps = (source.env_steps - env_steps0) / max(now - start, 1e-9)
+            endings = Counter(g.ending for g in games)
+            scalars = {"losses/critic": metrics["loss_critic"], "losses/policy": metrics["loss_policy"],
+                       "charts/alpha": metrics["alpha"], "charts/iteration": metrics["iteration"],
+                       "charts/grad_norm": metrics["grad_norm"], "charts/policy_entropy": _entropy(games),
+                       "charts/game_moves": float(np.mean([g.moves for g in games])),
+                       "charts/game_steps": float(np.mean([g.steps for g in games])),
+                       "charts/agent_steps_per_s": sps,
+                       "charts/updates_per_s": (counters.learner_step / max(now - start, 1e-9))}
+            scalars.update({f"endings/{k}": v / len(games) for k, v in endings.items()})
+            runlog.scalars(counters.learner_step, scalars)
+            runlog.progress(counters.learner_step, counters.games, sps * rank.world,
+                            f"critic {metrics['loss_critic']:.3f}")
+            if not all(math.isfinite(metrics[k]) for k in ("loss_critic", "loss_policy")):
+                raise FloatingPointError(f"non-finite loss at learner step {counters.learner_step}: {metrics}")
+            if rank.main and now - last_ckpt >= 60 * cfg.checkpoint_minutes:
+                counters.seconds += now - last_ckpt
+                last_ckpt = now
+                _save(out, learner, cfg, counters, rank.world)
+            if rank.main and cfg.eval_games and now - last_eval >= 60 * cfg.eval_minutes:
+                result = versus_random(learner.theta, cfg.variant, cfg.eval_games, seed=counters.learner_step)
+                runlog.scalars(counters.learner_step, {"eval/win_rate_vs_random": result["win_rate"]})
+                runlog.message(f"step {counters.learner_step}: vs random {result['wins']}-{result['draws']}-"
+                               f"{result['losses']} (win-draw-loss)")
+                last_eval = time.monotonic()
+        if rank.main:
+            counters.seconds += time.monotonic() - last_ckpt
+            path = _save(out, learner, cfg, counters, rank.world)
+            runlog.message(f"checkpoint {path}")
+    finally:
+        signal.signal(signal.SIGTERM, old)
+        source.close()
+        runlog.close()
+    summary = {"out": str(out), "variant": cfg.variant, "preset": cfg.net, "world_size": rank.world,
+               **vars(counters), "loss_critic": metrics.get("loss_critic"), "loss_policy": metrics.get("loss_policy")}
+    n_eval = cfg.eval_games if final_eval_games is None else final_eval_games
+    if rank.main and n_eval:
+        summary["eval"] = versus_random(learner.theta, cfg.variant, n_eval, seed=10**6 + counters.learner_step)
+    distributed.shutdown()
+    return summary

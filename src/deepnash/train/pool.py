@@ -1,0 +1,126 @@
+"""Where the learner gets games: self-play in its own process, or actor processes feeding a bounded queue.
+
+Actor processes (``torch.multiprocessing``, spawn) each run ``SelfPlay`` with a
+private copy of the network and push finished games into a queue of at most
+``queue_games`` games (a full queue makes the actors wait).  The learner
+publishes its weights into shared memory every ``sync_every`` updates; actors
+pick up a new version between steps.  Source: ``spec/rnad.md`` §7.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import queue as queue_mod
+
+import torch
+import torch.multiprocessing as mp
+from torch import nn
+
+from .actor import GameRecord, SelfPlay
+from .config import TrainConfig
+
+
+class LocalGames:
+    """Self-play inside the learner's process (``actors = 0``): games are played when asked for."""
+
+    def __init__(self, net: nn.Module, cfg: TrainConfig, seed: int, device: torch.device):
+        self.net = copy.deepcopy(net).requires_grad_(False)
+        self.selfplay = SelfPlay(self.net, cfg.variant, cfg.envs, seed, cfg.max_steps, device)
+        self._spare: list[GameRecord] = []
+
+    @property
+    def env_steps(self) -> int:
+        """Agent steps played so far."""
+        return self.selfplay.env_steps
+
+    def publish(self, net: nn.Module) -> None:
+        """Play with ``net``'s current weights from now on."""
+        self.net.load_state_dict(net.state_dict())
+
+    def get(self, n: int) -> list[GameRecord]:
+        """The next ``n`` finished games."""
+        while len(self._spare) < n:
+            self._spare.extend(self.selfplay.step())
+        out, self._spare = self._spare[:n], self._spare[n:]
+        return out
+
+    def close(self) -> None:
+        """Nothing to stop."""
+
+
+def _actor_main(index: int, cfg: TrainConfig, shared: nn.Module, version, lock, games, steps, seed: int,
+                parent: int) -> None:
+    torch.set_num_threads(1)
+    net = copy.deepcopy(shared)
+    seen = -1
+    selfplay = SelfPlay(net, cfg.variant, cfg.envs, seed + 7919 * (index + 1), cfg.max_steps)
+    while os.getppid() == parent:
+        if version.value != seen:
+            with lock:
+                net.load_state_dict(shared.state_dict())
+                seen = version.value
+        for game in selfplay.step():
+            while os.getppid() == parent:
+                try:
+                    games.put(game, timeout=1.0)
+                    break
+                except queue_mod.Full:
+                    continue
+        with steps.get_lock():
+            steps.value += cfg.envs
+
+
+class ActorPool:
+    """``cfg.actors`` actor processes playing into a bounded queue."""
+
+    def __init__(self, net: nn.Module, cfg: TrainConfig, seed: int):
+        ctx = mp.get_context("spawn")
+        self.shared = copy.deepcopy(net).cpu().requires_grad_(False).share_memory()
+        self.version = ctx.Value("q", 0)
+        self.lock = ctx.Lock()
+        self.games = ctx.Queue(maxsize=cfg.queue_games)
+        self._steps = ctx.Value("q", 0)
+        self.procs = [
+            ctx.Process(target=_actor_main, daemon=True,
+                        args=(i, cfg, self.shared, self.version, self.lock, self.games, self._steps, seed,
+                              os.getpid()))
+            for i in range(cfg.actors)
+        ]
+        for p in self.procs:
+            p.start()
+
+    @property
+    def env_steps(self) -> int:
+        """Agent steps played by all actors so far."""
+        return int(self._steps.value)
+
+    def publish(self, net: nn.Module) -> None:
+        """Copy ``net``'s weights to shared memory; actors load them before their next step."""
+        with self.lock:
+            for dst, src in zip(self.shared.state_dict().values(), net.state_dict().values()):
+                dst.copy_(src.detach().cpu())
+            self.version.value += 1
+
+    def get(self, n: int) -> list[GameRecord]:
+        """The next ``n`` finished games (waits for them).
+
+        Raises:
+            RuntimeError: every actor process has died.
+        """
+        out = []
+        while len(out) < n:
+            try:
+                out.append(self.games.get(timeout=5.0))
+            except queue_mod.Empty:
+                if not any(p.is_alive() for p in self.procs):
+                    codes = [p.exitcode for p in self.procs]
+                    raise RuntimeError(f"all actor processes died (exit codes {codes})") from None
+        return out
+
+    def close(self) -> None:
+        """Stop the actor processes."""
+        for p in self.procs:
+            p.terminate()
+        for p in self.procs:
+            p.join(timeout=5)
