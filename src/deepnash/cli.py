@@ -202,5 +202,57 @@ def demo(
     typer.echo(board_diagram(final))
 
 
+@app.command("train")
+def train(
+    variant: str = typer.Option("barrage", help="classic, barrage"),
+    preset: str = typer.Option("tiny", help="tiny, small (CPU) or paper (256/320 channels, batch 768)"),
+    minutes: float = typer.Option(None, help="train for this many minutes"),
+    steps: int = typer.Option(None, help="train until this many learner updates in all (resumed ones count)"),
+    out: str = typer.Option(None, help="run directory (default runs/{variant}__{preset}__{seed}__{time})"),
+    resume: str = typer.Option(None, help="continue the run in this directory from its latest checkpoint"),
+    device: str = typer.Option("cpu", help="cpu, cuda, cuda:1 ... (torchrun: each rank takes cuda:LOCAL_RANK)"),
+    actors: int = typer.Option(None, help="actor processes (0: self-play in the learner's process)"),
+    seed: int = typer.Option(0, help="seed of the networks, games and sampling"),
+    checkpoint_minutes: float = typer.Option(None, help="minutes between checkpoints (default: the preset's)"),
+    eval_games: int = typer.Option(None, help="games against the random bot at the end (0 skips)"),
+    threads: int = typer.Option(1, help="torch CPU threads of the learner"),
+    progress: bool = typer.Option(True, help="show the progress bar"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON summary"),
+) -> None:
+    """Train DeepNash by R-NaD self-play, checkpointing as it goes, then play the random bot."""
+    import time
+    from dataclasses import replace
+
+    import torch
+
+    from .train.checkpoint import CheckpointError
+    from .train.config import train_preset
+    from .train.loop import resume_config, train as run_training
+
+    torch.set_num_threads(threads)
+    if minutes is None and steps is None:
+        raise typer.BadParameter("give --minutes or --steps")
+    try:
+        if resume:
+            cfg, run_dir = resume_config(resume), resume
+        else:
+            cfg = train_preset(preset, variant=variant, seed=seed)
+            run_dir = out or f"runs/{variant}__{preset}__{seed}__{time.strftime('%Y%m%d-%H%M%S')}"
+        changes = {k: v for k, v in (("actors", actors), ("checkpoint_minutes", checkpoint_minutes)) if v is not None}
+        cfg = replace(cfg, **changes)
+        summary = run_training(cfg, run_dir, steps=steps, minutes=minutes, resume=bool(resume), device=device,
+                               progress=progress and not as_json, final_eval_games=eval_games)
+    except (CheckpointError, FileExistsError, ValueError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+    if as_json:
+        typer.echo(json.dumps(summary))
+        return
+    typer.echo(f"{summary['learner_step']} updates, {summary['games']} games in {summary['out']}")
+    if "eval" in summary:
+        e = summary["eval"]
+        typer.echo(f"vs random: {e['wins']} wins, {e['draws']} draws, {e['losses']} losses ({e['win_rate']:.0%})")
+
+
 def main() -> None:  # pragma: no cover - console entry point
     app()
