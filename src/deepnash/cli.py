@@ -192,11 +192,17 @@ def demo(
     from .notation.board import board_diagram
     from .notation.gravon import default_archive_dir, read_records, replay
 
-    records = (r for r in read_records(path or default_archive_dir()) if r.variant in ("classic", "barrage"))
+    from .game import RecordError
+
+    source = path or default_archive_dir()
+    records = (r for r in read_records(source, on_error=lambda e: None) if r.variant in ("classic", "barrage"))
     record = next(islice(records, game, None), None)
     if record is None:
-        raise typer.BadParameter(f"there are fewer than {game + 1} Classic or Barrage games in {path}")
-    final = replay(record)
+        raise typer.BadParameter(f"there are fewer than {game + 1} readable Classic or Barrage games in {source}")
+    try:
+        final = replay(record)
+    except RecordError as e:
+        raise typer.BadParameter(str(e)) from None
     typer.echo(f"{record.variant} game from {record.source}: {record.players[0]} (Red) v {record.players[1]} (Blue)")
     typer.echo(" ".join(f"{n}. {m}" if n % 2 else str(m) for n, m in enumerate(record.moves, start=1)))
     typer.echo(board_diagram(final))
