@@ -1,0 +1,76 @@
+"""Validating records: tallies and failures on the golden files, and every shared Gravon game through the command."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from deepnash.cli import app
+from deepnash.notation.gravon import default_archive_dir
+from deepnash.notation.validate import format_report, validate_records
+from notation_helpers import DATA
+
+ARCHIVES = default_archive_dir()
+
+
+def test_golden_files():
+    r = validate_records([DATA])
+    assert (r["games_read"], r["replayed"], r["ended_as_recorded"], r["declared_early"]) == (8, 4, 4, 1)
+    assert r["by_variant"] == {
+        "barrage": {"games_read": 5, "replayed": 2, "ended_as_recorded": 2, "supported": True},
+        "classic": {"games_read": 2, "replayed": 2, "ended_as_recorded": 2, "supported": True},
+        "ultimate lightning": {"games_read": 1, "replayed": 0, "ended_as_recorded": 0, "supported": False},
+    }
+    failed = {f["file"].rsplit("/", 1)[-1]: (f["game"], f["move"], f["kind"]) for f in r["failed"]}
+    assert failed == {"after-end.xml": (1, 3, "move_after_end"), "bad-setup.xml": (1, None, "bad_setup"),
+                      "broken-move.xml": (1, 3, "illegal_move"), "truncated.xml": (None, None, "unreadable")}
+    assert r["end_mismatches"] == []
+    text = format_report(r)
+    assert "broken-move.xml move 3 [illegal_move]: Red: a1-a2 is illegal: no piece on a1" in text
+    assert "ultimate lightning" in text and "skipped" in text
+
+
+def test_a_truncated_game_is_an_end_mismatch(tmp_path):
+    """A record cut short after its last move but still claiming a captured flag."""
+    text = (DATA / "classic-flag.xml").read_text()
+    last = text.index('  <move id="24"')
+    (tmp_path / "cut.xml").write_text(text[:last] + text[text.index("  <player"):])
+    r = validate_records([tmp_path])
+    assert r["replayed"] == 1 and r["ended_as_recorded"] == 0
+    assert r["end_mismatches"][0]["expected"] == "flag_captured:blue" and r["end_mismatches"][0]["got"] == "*"
+
+
+def test_command_reports_failures_with_status_1():
+    result = CliRunner().invoke(app, ["validate-records", str(DATA), "--json"])
+    assert result.exit_code == 1
+    assert len(json.loads(result.output)["failed"]) == 4
+    result = CliRunner().invoke(app, ["validate-records", str(DATA / "classic-flag.xml")])
+    assert result.exit_code == 0 and "classic" in result.output
+    result = CliRunner().invoke(app, ["validate-records", str(DATA), "--rules", "fide"])
+    assert result.exit_code == 2 and "unknown repetition rules" in result.output
+
+
+def test_demo_prints_moves_and_board():
+    result = CliRunner().invoke(app, ["demo", "--path", str(DATA / "classic-flag.xml")])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "classic-flag.xml" in lines[0] and lines[1].startswith("1. f4-f5 i7-i6 3. f5-f6")
+    assert "after 24 moves: Blue wins (flag captured)" in lines[-1]
+    assert len(lines) == 2 + 13
+    bad = CliRunner().invoke(app, ["demo", "--path", str(DATA), "--game", "0"])  # after-end.xml
+    assert bad.exit_code == 2 and "already over" in bad.output
+    assert CliRunner().invoke(app, ["demo", "--path", str(DATA), "--game", "99"]).exit_code == 2
+
+
+@pytest.mark.skipif(not ARCHIVES.is_dir(), reason=f"the shared Gravon archives are not at {ARCHIVES}")
+def test_every_shared_classic_and_barrage_game_replays():
+    command = [sys.executable, "-c", "from deepnash.cli import app; app()", "validate-records", str(ARCHIVES), "--json"]
+    out = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    r = json.loads(out.stdout)
+    assert out.returncode == 0 and r["failed"] == [] and r["end_mismatches"] == []
+    supported = {k: v for k, v in r["by_variant"].items() if v["supported"]}
+    assert set(supported) == {"classic", "barrage"}
+    assert all(v["replayed"] == v["games_read"] == v["ended_as_recorded"] for v in supported.values())
+    assert r["replayed"] == sum(v["games_read"] for v in supported.values()) > 2000
