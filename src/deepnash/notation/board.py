@@ -5,7 +5,7 @@ Each square is a two-character cell::
          a  b  c  d  e  f  g  h  i  j
      10 b? b? b? b+ b? b? b? b? b? b?
       ...
-      6  .  . ~~ ~~ B3  . ~~ ~~  .  .
+      6 .. .. ~~ ~~ B3 .. ~~ ~~ .. ..
       ...
       1 rF rB r3 R9 ...
 
@@ -13,7 +13,8 @@ Each square is a two-character cell::
 has (revealed in a battle, or a Scout that moved more than one square); the
 second character is its type from ``PIECE_CHARS`` (``FS23456789MB``), or for
 a piece hidden from the viewer ``?`` (never moved) or ``+`` (has moved, so
-it is neither Flag nor Bomb).  ``~~`` is a lake, `` .`` an empty square.
+it is neither Flag nor Bomb).  ``~~`` is a lake, ``..`` an empty square, as
+in ``game.diagram`` (whose hand-drawn positions have no hidden or revealed pieces).
 The viewer's own back row is at the bottom (Red's when omniscient).
 """
 
@@ -33,7 +34,7 @@ def cell(game: Game, sq: int, viewer: int | None = None) -> str:
     if v == K.LAKE:
         return "~~"
     if v == K.EMPTY:
-        return " ."
+        return ".."
     piece = game.piece_at(sq)
     owner = OWNER_CHARS[piece.player].upper() if piece.revealed else OWNER_CHARS[piece.player]
     if viewer is None or viewer == piece.player or piece.revealed:
