@@ -13,7 +13,8 @@ JSON keys: ``kuhn_poker`` and ``leduc_poker``, each with ``nash_conv``
 (final), ``seconds``, ``learner_steps``, ``steps_per_second``, ``curve`` (list
 of ``[seconds, learner_steps, nash_conv]``), ``preset`` (the configuration)
 and ``baseline`` (the same keys for policy gradient, without ``preset``);
-plus ``threads`` and ``seed``. ``--no-baseline`` skips the baseline.
+plus ``threads`` and ``seed``. ``--learners rnad`` skips the baseline,
+``--learners pg`` runs only the baseline (then under ``baseline``).
 """
 
 from __future__ import annotations
@@ -36,12 +37,14 @@ def _summary(curve: TrainingCurve) -> dict:
             "steps_per_second": curve.steps_per_second, "curve": [list(p) for p in curve.points]}
 
 
-def bench_game(name: str, seconds: float, seed: int, baseline: bool, baseline_lr: float) -> dict:
+def bench_game(name: str, seconds: float, seed: int, learners: str, baseline_lr: float) -> dict:
     game = OpenSpielGame(name)
     preset = PRESETS[name]
-    out = _summary(train(game, make_rnad(game, preset, seed), preset.config.batch_size, seconds=seconds, seed=seed))
-    out["preset"] = dataclasses.asdict(preset)
-    if baseline:
+    out: dict = {"preset": dataclasses.asdict(preset)}
+    if learners in ("both", "rnad"):
+        rnad = make_rnad(game, preset, seed)
+        out.update(_summary(train(game, rnad, preset.config.batch_size, seconds=seconds, seed=seed)))
+    if learners in ("both", "pg"):
         torch.manual_seed(seed)
         pg = PolicyGradientLearner(lambda: PolicyValueMLP(game.observation_size, game.num_actions, preset.hidden),
                                    baseline_lr)
@@ -55,7 +58,8 @@ def main() -> None:
     ap.add_argument("--leduc-seconds", type=float, default=500.0, help="training budget on leduc_poker (0: skip)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1, help="torch intra-op threads")
-    ap.add_argument("--no-baseline", action="store_true", help="skip the policy-gradient baseline")
+    ap.add_argument("--learners", choices=("both", "rnad", "pg"), default="both",
+                    help="R-NaD, the policy-gradient baseline, or both")
     ap.add_argument("--baseline-lr", type=float, default=1e-3, help="the baseline's Adam learning rate")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args()
@@ -63,7 +67,7 @@ def main() -> None:
     result: dict = {"threads": args.threads, "seed": args.seed}
     for name, seconds in (("kuhn_poker", args.kuhn_seconds), ("leduc_poker", args.leduc_seconds)):
         if seconds > 0:
-            result[name] = bench_game(name, seconds, args.seed, not args.no_baseline, args.baseline_lr)
+            result[name] = bench_game(name, seconds, args.seed, args.learners, args.baseline_lr)
     if args.json:
         print(json.dumps(result))
         return
@@ -71,7 +75,7 @@ def main() -> None:
         if name not in result:
             continue
         for label, r in (("R-NaD", result[name]), ("policy gradient", result[name].get("baseline"))):
-            if r is None:
+            if r is None or "curve" not in r:
                 continue
             print(f"{name} {label}: NashConv {r['nash_conv']:.4f} after {r['learner_steps']} steps, "
                   f"{r['seconds']:.0f} s ({r['steps_per_second']:.1f} steps/s)")
