@@ -44,8 +44,8 @@ def test_a_player_sees_only_what_it_may(variant, seed, moves, viewer):
     if viewer == 1:  # Blue's view is the board turned round: rank 1 on top, file j first
         rows = [r[::-1] for r in rows[::-1]]
     omniscient = _cells(board_diagram(g))
-    for i, (seen, true) in enumerate(zip(rows, omniscient)):
-        for j, (a, b) in enumerate(zip(seen, true)):
+    for i, (seen, true) in enumerate(zip(rows, omniscient, strict=True)):
+        for j, (a, b) in enumerate(zip(seen, true, strict=True)):
             piece = g.piece_at((9 - i) * 10 + j)
             hidden = piece is not None and piece.player != viewer and not piece.revealed
             assert a == (b[0] + ("+" if piece.moved else "?") if hidden else b)

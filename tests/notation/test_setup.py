@@ -27,8 +27,9 @@ def test_random_setups_round_trip(variant, player, seed):
 def test_front_row_first_from_the_players_left():
     g = Game.from_setups("classic", parse_setup(CLASSIC_RED), parse_setup(CLASSIC_RED, player=1))
     # Red's first row is rank 4 from file a; Blue's first row is rank 7 from file j (Blue's left).
-    assert [g.piece_at(s).name for s in ("a4", "b4", "j4", "a1", "d1")] == ["Scout", "Spy", "Major", "Colonel", "Flag"]
-    assert [g.piece_at(s).name for s in ("j7", "i7", "a7", "j10", "g10")] == ["Scout", "Spy", "Major", "Colonel", "Flag"]
+    red = ["Scout", "Spy", "Major", "Colonel", "Flag"]
+    assert [g.piece_at(s).name for s in ("a4", "b4", "j4", "a1", "d1")] == red
+    assert [g.piece_at(s).name for s in ("j7", "i7", "a7", "j10", "g10")] == red
     assert setup_string(g, 0) == CLASSIC_RED == setup_string(g, 1)
 
 

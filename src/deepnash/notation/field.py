@@ -73,7 +73,7 @@ def parse_field(text: str) -> np.ndarray:
 
 
 def field_placements(text: str) -> tuple[np.ndarray, np.ndarray]:
-    """Red's and Blue's pieces of a field as ``int8[100]`` types on absolute squares (-1 elsewhere), as ``Game`` takes them.
+    """Red's and Blue's pieces of a field: ``int8[100]`` types on absolute squares (-1 elsewhere), as ``Game`` takes.
 
     Raises:
         ValueError: as ``parse_field``.

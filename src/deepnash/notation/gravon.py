@@ -1,4 +1,6 @@
-"""Gravon XML game records: read (files, folders, gravon.de's monthly ``.zip`` archives) and write; ``notation.replay`` plays them.
+"""Gravon XML game records: read (files, folders, gravon.de's monthly ``.zip`` archives) and write.
+
+``notation.replay`` plays them through the engine (``replay`` is re-exported here).
 
 A record, as gravon.de stores it (``spec/rules.md``, "Record formats")::
 

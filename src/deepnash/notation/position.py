@@ -311,7 +311,7 @@ def _parse_last(text: str, meta: np.ndarray) -> None:
 
 
 def result_string(outcome: Outcome | None) -> str:
-    """Field 10 of a position string: ``*`` for ``None`` (ongoing), else e.g. ``flag_captured:red``, ``move_limit:draw``."""
+    """Field 10 of a position string: ``*`` for ``None`` (ongoing), else e.g. ``flag_captured:red``."""
     if outcome is None:
         return "*"
     return f"{outcome.termination.name.lower()}:{WINNER_NAMES[outcome.winner]}"

@@ -80,7 +80,8 @@ def replay(record: GravonRecord, relax_repetition: bool = True, *, variant: Vari
         zone = v.deploy_squares(p)
         outside = [square_name(sq) for sq in np.flatnonzero(placed[p] >= 0) if sq not in zone]
         if outside:
-            raise RecordError(f"{PLAYER_NAMES[p]} has pieces outside its zone: {', '.join(outside)}", file=record.source)
+            where = ", ".join(outside)
+            raise RecordError(f"{PLAYER_NAMES[p]} has pieces outside its zone: {where}", file=record.source)
         try:
             deployment(v, p, deployment_types(v, p, placed[p]))
         except InvalidSetupError as e:
