@@ -1,0 +1,105 @@
+"""Tournaments: the table adds up, ratings, reproducibility, saved Gravon records that replay, the CLI."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from deepnash.arena import run_match, run_tournament
+from deepnash.arena.stats import bradley_terry, wilson
+from deepnash.cli import app
+from deepnash.game import BARRAGE
+from deepnash.notation.gravon import read_records, replay
+
+BUILT_IN = ["random", "greedy", "cautious", "montecarlo:samples=3,depth=6", "mcts:sims=12,determinizations=2"]
+
+
+@pytest.fixture(scope="module")
+def tournament(tmp_path_factory):
+    out = tmp_path_factory.mktemp("games")
+    return run_tournament(BUILT_IN, 2, BARRAGE, seed=4, out=out, rating_samples=50), out
+
+
+def test_every_pair_of_built_in_bots_plays_and_the_table_adds_up(tournament):
+    result, _ = tournament
+    assert len(result.matches) == 10
+    for m in result.matches:
+        d = m.to_dict()
+        assert d["wins"] + d["draws"] + d["losses"] == d["games"] == 2
+        assert d["a_red_wins"] + d["a_blue_wins"] == d["wins"]
+        assert d["win_low"] <= d["win_rate"] <= d["win_high"]
+        assert d["failures"] == []
+        for i, g in enumerate(m.games):  # a is Red in even games
+            assert g.players == ((m.a, m.b) if i % 2 == 0 else (m.b, m.a))
+            assert g.codes in {("VICTORY", "DEFEAT"), ("DEFEAT", "VICTORY"), ("DRAW", "DRAW"),
+                               ("DRAW_DEFAULT", "DRAW_DEFAULT")}
+    ratings = {r["agent"]: r for r in result.ratings}
+    assert set(ratings) == set(BUILT_IN)
+    assert abs(sum(r["rating"] for r in ratings.values())) < 1e-6
+    assert all(r["low"] <= r["rating"] + 1e-9 and r["rating"] <= r["high"] + 1e-9 for r in ratings.values())
+
+
+def test_every_game_is_saved_and_replays_to_its_result(tournament):
+    result, out = tournament
+    records = sorted(read_records(out), key=lambda r: r.source)
+    games = [g for m in result.matches for g in m.games]
+    assert len(records) == len(games) == 20
+    for rec, g in zip(records, games):
+        assert rec.players == g.players and rec.winner == g.winner
+        final = replay(rec, variant=BARRAGE)
+        assert final.ply == g.plies and final.is_over()
+        assert final.outcome().winner == g.winner
+
+
+def test_results_reproduce_whatever_the_number_of_workers():
+    one = run_match("greedy", "random", 4, BARRAGE, seed=9, workers=1).to_dict()
+    two = run_match("greedy", "random", 4, BARRAGE, seed=9, workers=2).to_dict()
+    assert one == two
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="at least two"):
+        run_tournament(["random"], 2)
+    with pytest.raises(ValueError, match="games"):
+        run_match("random", "random", 0)
+    with pytest.raises(ValueError, match="unknown agent"):
+        run_match("random", "nobody", 2)
+
+
+def test_wilson_interval_properties():
+    for k, n in ((0, 10), (3, 10), (10, 10), (50, 100)):
+        lo, hi = wilson(k, n)
+        assert 0 <= lo <= k / n <= hi <= 1
+        lo2, hi2 = wilson(n - k, n)
+        assert math.isclose(lo, 1 - hi2) and math.isclose(hi, 1 - lo2)  # symmetric under swapping wins/losses
+    lo, hi = wilson(5000, 10000)  # large n: the normal approximation
+    assert math.isclose(hi - lo, 2 * 1.96 * math.sqrt(0.25 / 10000), rel_tol=1e-3)
+    with pytest.raises(ValueError):
+        wilson(11, 10)
+
+
+def test_bradley_terry_recovers_known_strengths():
+    """Expected results of agents with Elo ratings -200, 0, 300 give back those ratings (centred)."""
+    true = np.array([-200.0, 0.0, 300.0])
+    n = 1e6
+    wdl = np.zeros((3, 3, 3))
+    for i in range(3):
+        for j in range(i + 1, 3):
+            p = 1 / (1 + 10 ** ((true[j] - true[i]) / 400))
+            wdl[i, j] = (n * p, 0, n * (1 - p))
+    assert np.allclose(bradley_terry(wdl), true - true.mean(), atol=0.5)
+
+
+def test_cli_json_has_the_stable_keys(tmp_path):
+    r = CliRunner().invoke(app, ["arena", "random", "greedy", "cautious", "--games", "2", "--variant", "barrage",
+                                 "--json", "--out", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    for row in data["pairs"]:
+        assert {"a", "b", "games", "wins", "draws", "losses", "a_red_wins", "a_blue_wins"} <= set(row)
+    assert {"agent", "rating", "low", "high"} <= set(data["ratings"][0])
+    assert len(list(tmp_path.glob("*.xml"))) == 6
+    r = CliRunner().invoke(app, ["arena", "random", "greedy", "--games", "2", "--variant", "barrage"])
+    assert r.exit_code == 0 and "greedy" in r.output
