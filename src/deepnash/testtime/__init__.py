@@ -1,0 +1,18 @@
+"""The test-time layer: what DeepNash adds to its network's policy when it plays (``spec/test_time.md``).
+
+One module per layer: ``policy`` (thresholding and discretisation, the
+learner's projection with the test-time parameters), ``eagerness``,
+``threats`` (no pointless threats), ``memory`` (the memory heuristic),
+``value_bounds`` (two-step look-ahead with the value network); ``layer``
+ties them together for the network agent, ``explain`` logs each decision and
+``config`` holds the switches (``TestTimeConfig``, ``parse_options``).
+"""
+
+from .config import LAYERS, TestTimeConfig, TestTimeOptionError, parse_options
+from .explain import DecisionLog, LayerEffect, format_decision
+from .layer import LayerStats, TestTimeLayer, TurnPlan
+
+__all__ = [
+    "LAYERS", "DecisionLog", "LayerEffect", "LayerStats", "TestTimeConfig", "TestTimeLayer",
+    "TestTimeOptionError", "TurnPlan", "format_decision", "parse_options",
+]
