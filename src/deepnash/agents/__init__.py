@@ -1,6 +1,13 @@
-"""Agents: one protocol (``Agent``) for bots, the network agent, people and external programs."""
+"""Agents: one protocol (``Agent``) for bots, the network agent, people and external programs.
+
+Build any agent from a spec string with ``make_agent`` (``agents.registry``).
+"""
 
 from .base import UNKNOWN, Agent, MoveRecord, PlayerView, play_game
 from .random_agent import RandomAgent
+from .registry import AgentSpecError, make_agent, register_agent
 
-__all__ = ["UNKNOWN", "Agent", "MoveRecord", "PlayerView", "RandomAgent", "play_game"]
+__all__ = [
+    "UNKNOWN", "Agent", "AgentSpecError", "MoveRecord", "PlayerView", "RandomAgent", "make_agent", "play_game",
+    "register_agent",
+]
