@@ -51,10 +51,12 @@ PROVIDERS: dict[str, str] = {
     "mcts": "deepnash.agents.mcts",
     "ucc": "deepnash.agents.ucc",
     # The network agent (issues 5/8) registers these from its own module.
-    "net": "deepnash.agents.network",
-    "checkpoint": "deepnash.agents.network",
-    "shipped": "deepnash.agents.network",
+    "checkpoint": "deepnash.agents.network_agent",
+    "shipped": "deepnash.agents.network_agent",
 }
+
+#: Other names of agents: ``net:PATH`` (issue 6's spelling) is ``checkpoint:PATH``.
+NAME_ALIASES: dict[str, str] = {"net": "checkpoint"}
 
 
 class AgentSpecError(ValueError):
@@ -114,13 +116,14 @@ def parse_spec(spec: str) -> AgentSpec:
 
 
 def _lookup(name: str) -> _Entry:
+    name = NAME_ALIASES.get(name, name)
     if name not in _REGISTRY and name in PROVIDERS:
         try:
             importlib.import_module(PROVIDERS[name])
         except ModuleNotFoundError as e:
             raise AgentSpecError(f"agent {name!r} is not available: module {e.name!r} is missing") from e
     if name not in _REGISTRY:
-        known = ", ".join(sorted(set(_REGISTRY) | set(PROVIDERS)))
+        known = ", ".join(sorted(set(_REGISTRY) | set(PROVIDERS) | set(NAME_ALIASES)))
         raise AgentSpecError(f"unknown agent {name!r}; known agents: {known}")
     return _REGISTRY[name]
 
