@@ -80,6 +80,10 @@ class Move(NamedTuple):
         return cls(parse_square(parts[0]), parse_square(parts[1]))
 
 
+def _as_move(move: Move | str | tuple[int, int]) -> Move:
+    return Move.parse(move) if isinstance(move, str) else Move(int(move[0]), int(move[1]))
+
+
 class Piece(NamedTuple):
     """A piece on the board: owner (0 Red, 1 Blue), type 0..11, and what the opponent knows of it."""
 
@@ -190,12 +194,12 @@ class Game:
         n = K.legal_moves(*self.state.arrays, 0, self.turn, self._buf)
         return [Move(int(f), int(t)) for f, t in self._buf[:n]]
 
-    def is_legal(self, move: Move | str) -> bool:
+    def is_legal(self, move: Move | str | tuple[int, int]) -> bool:
         """True when ``move`` may be pushed now."""
-        m = Move.parse(move) if isinstance(move, str) else move
+        m = _as_move(move)
         return not self.is_over() and bool(K.is_legal(*self.state.arrays, 0, m.from_sq, m.to_sq))
 
-    def push(self, move: Move | str) -> BattleResult:
+    def push(self, move: Move | str | tuple[int, int]) -> BattleResult:
         """Play a move and return what it did.
 
         Raises:
@@ -203,7 +207,7 @@ class Game:
             GameOverError: the game has ended.
             IllegalMoveError: the move is not legal here (the game is unchanged).
         """
-        m = Move.parse(move) if isinstance(move, str) else Move(int(move[0]), int(move[1]))
+        m = _as_move(move)
         if self.is_over():
             raise GameOverError(f"move {self.ply + 1} ({m}): the game is already over ({self.outcome()})")
         if not K.is_legal(*self.state.arrays, 0, m.from_sq, m.to_sq):
