@@ -5,7 +5,9 @@ Usage: ``python benchmarks/bench_env.py [--batch 1024] [--steps 2000] [--variant
 An agent step is one action of one game (a deployment action, a select or a
 displace); the figure counts B per ``step`` call and includes drawing the
 random actions (a Numba kernel), with observations written (``steps_per_s_obs``)
-and skipped (``steps_per_s_no_obs``).  Numba runs single-threaded.
+and skipped (``steps_per_s_no_obs``).  Numba runs single-threaded; the figures
+divide by the process's CPU time (one core's worth of work, whatever else the
+machine runs); ``wall_steps_per_s_obs``/``..._no_obs`` divide by wall time.
 """
 
 from __future__ import annotations
@@ -17,15 +19,16 @@ import time
 from deepnash.env import VectorEnv
 
 
-def measure(batch: int, steps: int, variant: str, observe: bool, seed: int = 0) -> float:
-    """Agent steps per second over ``steps`` calls of ``step`` after a warm-up."""
+def measure(batch: int, steps: int, variant: str, observe: bool, seed: int = 0) -> tuple[float, float]:
+    """Agent steps per CPU second and per wall second over ``steps`` calls of ``step`` after a warm-up."""
     env = VectorEnv(batch, variant, seed=seed, observe=observe)
     for _ in range(200):  # compile, and move past the deployment phase
         env.step(env.random_actions())
-    start = time.perf_counter()
+    cpu, wall = time.process_time(), time.perf_counter()
     for _ in range(steps):
         env.step(env.random_actions())
-    return batch * steps / (time.perf_counter() - start)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    return batch * steps / cpu, batch * steps / wall
 
 
 def main() -> None:
@@ -35,19 +38,24 @@ def main() -> None:
     ap.add_argument("--variant", default="classic")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args()
+    obs = measure(args.batch, args.steps, args.variant, True)
+    no_obs = measure(args.batch, args.steps, args.variant, False)
     res = {
         "variant": args.variant,
         "batch": args.batch,
         "steps": args.steps,
-        "steps_per_s_obs": measure(args.batch, args.steps, args.variant, True),
-        "steps_per_s_no_obs": measure(args.batch, args.steps, args.variant, False),
+        "steps_per_s_obs": obs[0],
+        "steps_per_s_no_obs": no_obs[0],
+        "wall_steps_per_s_obs": obs[1],
+        "wall_steps_per_s_no_obs": no_obs[1],
     }
     if args.json:
         print(json.dumps(res))
     else:
         print(f"VectorEnv {args.variant}, B={args.batch}, one core, random legal actions:")
-        print(f"  with observations:    {res['steps_per_s_obs']:>12,.0f} agent steps/s")
-        print(f"  without observations: {res['steps_per_s_no_obs']:>12,.0f} agent steps/s")
+        print("                        per CPU second   per wall second")
+        print(f"  with observations:    {obs[0]:>14,.0f}   {obs[1]:>15,.0f}")
+        print(f"  without observations: {no_obs[0]:>14,.0f}   {no_obs[1]:>15,.0f}")
 
 
 if __name__ == "__main__":

@@ -260,5 +260,22 @@ def train(
         typer.echo(f"vs random: {e['wins']} wins, {e['draws']} draws, {e['losses']} losses ({e['win_rate']:.0%})")
 
 
+@app.command("build-setup-pool")
+def build_setup_pool(
+    archives: list[str] = typer.Argument(..., help="Gravon .zip archives, .xml files or folders"),
+    out: str = typer.Option("", help="output .npz (default: the pool shipped in deepnash/env)"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+) -> None:
+    """Extract the distinct human Classic and Barrage setups of Gravon records into a setup pool file."""
+    from .env.setups import HUMAN_POOL_FILE, build_human_pool
+
+    target = out or str(HUMAN_POOL_FILE)
+    counts = build_human_pool(archives, target)
+    if as_json:
+        typer.echo(json.dumps({"out": target, "setups": counts}))
+    else:
+        typer.echo(f"{target}: " + ", ".join(f"{n} {v} setups" for v, n in counts.items()))
+
+
 def main() -> None:  # pragma: no cover - console entry point
     app()
