@@ -8,6 +8,7 @@ from ..game import BatchState, Variant, get_variant
 from ..game import kernels as GK
 from . import kernels as K
 from .actions import NUM_ACTIONS, IllegalActionError, deploy_order
+from .encode import encode
 from .planes import DEFAULT_MAX_MOVES, DEFAULT_MAX_NO_ATTACK, NUM_MOVE_PLANES, NUM_PLANES
 from .setups import SetupSource, source_code
 
@@ -182,8 +183,6 @@ class VectorEnv:
         out = np.zeros((NUM_PLANES, 10, 10), np.float32) if out is None else out
         m = self.state.meta
         mine = int(self.player[b]) == player
-        from .encode import encode
-
         encode(self.state.board, self.state.flags, m[b, GK.M_PLY], m[b, GK.M_SINCE_ATTACK], self.moves,
                self.move_count, bool(self.deploying[b]), int(self.substep[b]) if mine else 0,
                int(self.selected[b]), self._cfg[6], b, player, out.reshape(1, NUM_PLANES, 100)[0])
