@@ -1,0 +1,80 @@
+"""Eagerness (r' = 1 - (1 - r)^alpha_eag) and the agent-spec switches of the test-time layer."""
+
+import numpy as np
+import pytest
+
+from deepnash.env.planes import P_NO_ATTACK
+from deepnash.testtime import LAYERS, TestTimeConfig, TestTimeLayer, TestTimeOptionError, parse_options
+from deepnash.testtime.eagerness import apply_eagerness, eager_ratio
+
+
+@pytest.mark.parametrize("r, expected", [(0.0, 0.0), (0.5, 0.75), (1.0, 1.0), (0.25, 0.4375)])
+def test_eager_ratio_at_alpha_2(r, expected):
+    assert eager_ratio(r, 2.0) == pytest.approx(expected)
+
+
+def test_alpha_1_is_the_identity_and_larger_alpha_is_more_eager():
+    r = np.linspace(0, 1, 11)
+    np.testing.assert_allclose(eager_ratio(r, 1.0), r)
+    assert np.all(eager_ratio(r, 3.0) >= eager_ratio(r, 2.0))
+
+
+def test_apply_eagerness_rewrites_plane_78_only():
+    rng = np.random.default_rng(0)
+    obs = rng.random((2, 82, 10, 10)).astype(np.float32)
+    obs[:, P_NO_ATTACK] = 0.5
+    out = apply_eagerness(obs, 2.0)
+    assert np.all(out[:, P_NO_ATTACK] == 0.75)
+    np.testing.assert_array_equal(np.delete(out, P_NO_ATTACK, axis=1), np.delete(obs, P_NO_ATTACK, axis=1))
+    assert np.all(obs[:, P_NO_ATTACK] == 0.5)  # the input is not modified
+
+
+def test_layer_logs_the_eagerness_change():
+    obs = np.zeros((82, 10, 10), np.float32)
+    obs[P_NO_ATTACK] = 0.5
+    new, notes = TestTimeLayer().observation(obs)
+    assert new[P_NO_ATTACK, 3, 3] == 0.75
+    assert [n.layer for n in notes] == ["eagerness"] and "0.500 -> 0.750" in notes[0].detail
+    same, notes = TestTimeLayer(TestTimeConfig(eagerness=False)).observation(obs)
+    np.testing.assert_array_equal(same, obs)
+    assert notes == []
+
+
+@pytest.mark.parametrize("bad", [(-0.1, 2.0), (1.5, 2.0), (0.5, 0.0)])
+def test_eagerness_rejects_bad_input(bad):
+    with pytest.raises(ValueError):
+        eager_ratio(*bad)
+    with pytest.raises(ValueError, match="82"):
+        apply_eagerness(np.zeros((81, 10, 10)), 2.0)
+
+
+def test_defaults_are_the_papers():
+    c = TestTimeConfig()
+    assert c.enabled() == LAYERS
+    assert (c.eps_thres_deploy, c.eps_thres_play, c.n_disc_deploy, c.n_disc_play, c.alpha_eag, c.eps_vb) == (
+        0.03, 0.03, 32, 16, 2.0, 0.05)
+
+
+def test_spec_options_switch_layers_one_by_one():
+    c = parse_options("threshold=off,value_bounds=off,eagerness=off,memory=off,threats=off,discretize=off")
+    assert c == TestTimeConfig.all_off()
+    assert parse_options("value_bounds=off") == TestTimeConfig().without("value_bounds")
+    assert parse_options("discretise=no,eps_vb=0.1").discretize is False
+    assert parse_options("eps_vb=0.1").eps_vb == 0.1
+    assert parse_options("") == TestTimeConfig()
+    assert TestTimeConfig.from_options({"memory": False, "alpha_eag": "3"}) == TestTimeConfig(memory=False, alpha_eag=3.0)
+
+
+@pytest.mark.parametrize("text, match", [
+    ("thresold=off", "unknown test-time option 'thresold'"),
+    ("memory=maybe", "expected on or off"),
+    ("eps_vb=lots", "expected a number"),
+    ("memory", "not key=value"),
+    ("eps_vb=-1", "eps_vb"),
+    ("n_disc_play=0", "n_disc_play"),
+])
+def test_bad_options_name_what_is_wrong(text, match):
+    with pytest.raises(TestTimeOptionError, match=match):
+        parse_options(text)
+    with pytest.raises(TestTimeOptionError, match="unknown test-time layer"):
+        TestTimeConfig().without("search")

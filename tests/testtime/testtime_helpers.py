@@ -1,0 +1,46 @@
+"""Hand-built positions and a hand-made value function for the test-time layer's tests."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from deepnash.agents.base import MoveRecord, PlayerView, push_recorded
+from deepnash.game import Game, Move, Variant, parse_square
+from deepnash.game import kernels as K
+
+#: A small army (Flag, Scout, General, 3 Bombs) so that whole positions fit in a diagram.
+SMALL = (1, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 3)
+
+
+def small_variant(two_squares: bool = True) -> Variant:
+    return Variant("small", piece_counts=SMALL, two_squares=two_squares, more_squares=two_squares)
+
+
+class Played:
+    """A hand-built game plus the move records a match runner would keep."""
+
+    def __init__(self, diagram: str, variant: Variant | str, reveal: tuple[str, ...] = ()):
+        self.game = Game.from_diagram(diagram, variant)
+        for name in reveal:
+            self.game.state.flags[0, parse_square(name)] |= K.REVEALED
+        self.history: list[MoveRecord] = []
+
+    def push(self, *moves: str) -> None:
+        for m in moves:
+            self.history.append(push_recorded(self.game, Move.parse(m)))
+
+    def view(self, player: int | None = None) -> PlayerView:
+        p = self.game.turn if player is None else player
+        return PlayerView.of(self.game, p, tuple(self.history))
+
+
+def piece_count_value(obs: np.ndarray) -> np.ndarray:
+    """A transparent value function: 0.1 per own piece minus 0.1 per opponent piece, from the planes.
+
+    Own pieces are the private planes 1..12, the opponent's the Pub planes 13..24
+    (each of its squares sums to 1), so the value depends on public information only.
+    """
+    obs = np.asarray(obs)
+    own = obs[:, 1:13].sum(axis=(1, 2, 3))
+    opp = obs[:, 13:25].sum(axis=(1, 2, 3))
+    return (0.1 * (own - opp)).astype(np.float32)
