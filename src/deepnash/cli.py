@@ -218,6 +218,9 @@ def train(
     resume: str = typer.Option(None, help="continue the run in this directory from its latest checkpoint"),
     device: str = typer.Option("cpu", help="cpu, cuda, cuda:1 ... (torchrun: each rank takes cuda:LOCAL_RANK)"),
     actors: int = typer.Option(None, help="actor processes (0: self-play in the learner's process)"),
+    envs: int = typer.Option(None, help="games each actor plays at once (default: the preset's)"),
+    batch_games: int = typer.Option(None, help="whole games per update (default: the preset's)"),
+    max_steps: int = typer.Option(None, help="cut games after this many agent steps, as draws (0: never)"),
     seed: int = typer.Option(0, help="seed of the networks, games and sampling"),
     checkpoint_minutes: float = typer.Option(None, help="minutes between checkpoints (default: the preset's)"),
     eval_games: int = typer.Option(None, help="games against the random bot at the end (0 skips)"),
@@ -244,7 +247,8 @@ def train(
         else:
             cfg = train_preset(preset, variant=variant, seed=seed)
             run_dir = out or f"runs/{variant}__{preset}__{seed}__{time.strftime('%Y%m%d-%H%M%S')}"
-        changes = {k: v for k, v in (("actors", actors), ("checkpoint_minutes", checkpoint_minutes)) if v is not None}
+        changes = {k: v for k, v in (("actors", actors), ("checkpoint_minutes", checkpoint_minutes), ("envs", envs),
+                                     ("batch_games", batch_games), ("max_steps", max_steps)) if v is not None}
         cfg = replace(cfg, **changes)
         summary = run_training(cfg, run_dir, steps=steps, minutes=minutes, resume=bool(resume), device=device,
                                progress=progress and not as_json, final_eval_games=eval_games)

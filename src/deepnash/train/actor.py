@@ -94,7 +94,7 @@ class SelfPlay:
         num_envs: B, games played at once.
         seed: seeds the environment and the action sampling.
         max_steps: a game still running after this many agent steps is recorded as a draw
-            (termination -1) and the slot's remaining steps are played but not recorded
+            (termination -1) and the slot finishes it with random actions, unrecorded
             (the paper's t_max); 0 never cuts.
         device: where the network runs.
     """
@@ -111,27 +111,34 @@ class SelfPlay:
         self.max_steps = max_steps
         self.generator = torch.Generator(device=self.device).manual_seed(seed)
         self.slots = [_Slot() for _ in range(num_envs)]
-        self.env_steps = 0  # agent steps played, counting every slot
+        self.env_steps = 0  # agent steps played by the network (recorded steps), over all slots
 
     @torch.no_grad()
     def step(self) -> list[GameRecord]:
-        """Play one agent step in every game; return the games that ended (recorded whole)."""
+        """Play one agent step in every game; return the games that ended (recorded whole).
+
+        Slots whose game was cut at ``max_steps`` finish it with the environment's uniformly
+        random actions (no network call, nothing recorded).
+        """
         env = self.env
-        obs = torch.from_numpy(env.obs).to(self.device)
-        mask = torch.from_numpy(env.mask).to(self.device)
-        was_training = self.net.training
-        self.net.eval()
-        logits, _ = self.net(obs)
-        self.net.train(was_training)
-        probs = masked_log_policy(logits.float(), mask).exp()
-        actions = torch.multinomial(probs, 1, generator=self.generator).squeeze(1).cpu().numpy()
-        probs = probs.cpu().numpy()
-        obs16 = env.obs.astype(np.float16)
-        for b, slot in enumerate(self.slots):
-            if not slot.skip:
-                slot.record(obs16[b], env.mask[b].copy(), env.player[b], actions[b], probs[b])
+        live = np.array([not s.skip for s in self.slots])
+        actions = env.random_actions().copy() if not live.all() else np.zeros(len(self.slots), np.int64)
+        rows = np.flatnonzero(live)
+        if len(rows):
+            obs = torch.from_numpy(env.obs[rows] if len(rows) < len(live) else env.obs).to(self.device)
+            mask = torch.from_numpy(env.mask[rows]).to(self.device)
+            was_training = self.net.training
+            self.net.eval()
+            logits, _ = self.net(obs)
+            self.net.train(was_training)
+            probs = masked_log_policy(logits.float(), mask).exp()
+            actions[rows] = torch.multinomial(probs, 1, generator=self.generator).squeeze(1).cpu().numpy()
+            probs = probs.cpu().numpy()
+            obs16 = obs.half().cpu().numpy()
+            for i, b in enumerate(rows):
+                self.slots[b].record(obs16[i], env.mask[b].copy(), env.player[b], actions[b], probs[i])
         env.step(actions)
-        self.env_steps += len(self.slots)
+        self.env_steps += len(rows)
         finished = []
         for b, slot in enumerate(self.slots):
             if env.done[b]:

@@ -8,6 +8,7 @@ gradients across data-parallel ranks, then applies the update.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import signal
 import time
@@ -103,7 +104,8 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
         final_eval_games: games against the random bot at the end (default ``cfg.eval_games``; 0 skips).
 
     Returns:
-        A summary: counters, last losses, and the final evaluation (``eval``) if any.
+        A summary: counters, last losses, ``params_sha256`` (digest of the online network's
+        parameters: equal on every rank of a data-parallel run), and the final evaluation (``eval``) if any.
 
     Raises:
         CheckpointError: ``resume`` and the checkpoint is missing or corrupt (nothing is written then).
@@ -183,8 +185,10 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
         signal.signal(signal.SIGTERM, old)
         source.close()
         runlog.close()
+    digest = hashlib.sha256(b"".join(p.detach().cpu().numpy().tobytes() for p in learner.theta.parameters()))
     summary = {"out": str(out), "variant": cfg.variant, "preset": cfg.net, "world_size": rank.world,
-               **vars(counters), "loss_critic": metrics.get("loss_critic"), "loss_policy": metrics.get("loss_policy")}
+               **vars(counters), "loss_critic": metrics.get("loss_critic"), "loss_policy": metrics.get("loss_policy"),
+               "params_sha256": digest.hexdigest()}
     n_eval = cfg.eval_games if final_eval_games is None else final_eval_games
     if rank.main and n_eval:
         summary["eval"] = versus_random(learner.theta, cfg.variant, n_eval, seed=10**6 + counters.learner_step)

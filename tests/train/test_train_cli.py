@@ -1,0 +1,77 @@
+"""The real ``deepnash train`` command: train a tiny run, kill it, resume it; refuse a corrupt checkpoint."""
+
+from __future__ import annotations
+
+import json
+import math
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from deepnash.train.checkpoint import load_checkpoint
+
+DEEPNASH = [str(Path(sys.executable).with_name("deepnash"))]
+#: A very small run: 2 games per update, each cut after 40 agent steps (16 deployment + 24 play steps).
+SMALL = ["--preset", "tiny", "--envs", "2", "--batch-games", "2", "--max-steps", "40", "--eval-games", "0",
+         "--checkpoint-minutes", "0", "--no-progress"]
+
+
+def run(args, **kw):
+    return subprocess.run(DEEPNASH + ["train", *args], capture_output=True, text=True, timeout=120, **kw)
+
+
+def test_train_kill_resume(tmp_path):
+    out = tmp_path / "run"
+    proc = subprocess.Popen(DEEPNASH + ["train", *SMALL, "--steps", "100000", "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 90
+        step = 0
+        while time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.5)
+            try:
+                step = load_checkpoint(out).meta["counters"]["learner_step"]
+            except (ValueError, OSError, KeyError):
+                continue
+            if step >= 12:
+                break
+        assert step >= 12, f"no checkpoint past 12 updates; stderr:\n{proc.stderr.read() if proc.poll() is not None else ''}"
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    killed_at = load_checkpoint(out).meta["counters"]
+    assert killed_at["learner_step"] >= 12 and killed_at["games"] == 2 * killed_at["learner_step"]
+
+    target = killed_at["learner_step"] + 12
+    res = run(["--resume", str(out), "--steps", str(target), "--json", "--checkpoint-minutes", "100"])
+    assert res.returncode == 0, res.stderr
+    summary = json.loads(res.stdout.strip().splitlines()[-1])
+    assert summary["learner_step"] == target
+    assert summary["games"] == 2 * target
+    assert summary["env_steps"] > killed_at["env_steps"]
+    assert math.isfinite(summary["loss_critic"]) and math.isfinite(summary["loss_policy"])
+    final = load_checkpoint(out)
+    assert final.meta["counters"]["learner_step"] == target
+    assert final.meta["schedule"]["iteration"] == target // 100  # the tiny preset's 100-step R-NaD iterations
+    assert (out / "tb").is_dir() and any((out / "tb").iterdir())
+
+
+def test_existing_run_and_corrupt_checkpoint_are_refused_and_left_alone(tmp_path):
+    out = tmp_path / "run"
+    res = run([*SMALL, "--steps", "2", "--out", str(out), "--json"])
+    assert res.returncode == 0, res.stderr
+    res = run([*SMALL, "--steps", "2", "--out", str(out)])  # a fresh run would overwrite it
+    assert res.returncode == 2 and "--resume" in res.stderr
+    ckpt = load_checkpoint(out).path
+    weights = ckpt / "online.safetensors"
+    weights.write_bytes(weights.read_bytes()[: weights.stat().st_size // 2])
+    before = {p: p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+    res = run(["--resume", str(out), "--steps", "4", "--json"])
+    assert res.returncode == 2
+    assert "online.safetensors" in res.stderr and "truncated" in res.stderr
+    after = {p: p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+    assert after == before
