@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 
 import torch
 
@@ -37,10 +38,19 @@ def _summary(curve: TrainingCurve) -> dict:
             "steps_per_second": curve.steps_per_second, "curve": [list(p) for p in curve.points]}
 
 
+def _finite_json(x):
+    """JSON has no infinity: write it as the string "inf" (rho_bar's default)."""
+    if isinstance(x, dict):
+        return {k: _finite_json(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_finite_json(v) for v in x]
+    return "inf" if isinstance(x, float) and math.isinf(x) else x
+
+
 def bench_game(name: str, seconds: float, seed: int, learners: str, baseline_lr: float) -> dict:
     game = OpenSpielGame(name)
     preset = PRESETS[name]
-    out: dict = {"preset": dataclasses.asdict(preset)}
+    out: dict = {"preset": _finite_json(dataclasses.asdict(preset))}
     if learners in ("both", "rnad"):
         rnad = make_rnad(game, preset, seed)
         out.update(_summary(train(game, rnad, preset.config.batch_size, seconds=seconds, seed=seed)))
@@ -69,7 +79,7 @@ def main() -> None:
         if seconds > 0:
             result[name] = bench_game(name, seconds, args.seed, args.learners, args.baseline_lr)
     if args.json:
-        print(json.dumps(result))
+        print(json.dumps(result, allow_nan=False))
         return
     for name in ("kuhn_poker", "leduc_poker"):
         if name not in result:
