@@ -124,7 +124,7 @@ def deploy_player(modes, dstep):
     return (0 if modes[0] == SRC_LEARNED else 1), dstep
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fill_mask(st, es, cfg, mask, b, p):
     """Write player ``p``'s legal-action mask of game ``b`` (its frame) to ``mask[b]``."""
     board, flags, meta, hist, zob, chase, rules, lakes = st
@@ -150,7 +150,7 @@ def fill_mask(st, es, cfg, mask, b, p):
         mask[b, s if p == 0 else 99 - s] = True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def refresh(st, es, cfg, outs, b, observe):
     """Recompute who acts in game ``b``, its mask and (if ``observe``) its full observation."""
     board, flags, meta, hist, zob, chase, rules, lakes = st
