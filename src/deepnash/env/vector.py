@@ -18,7 +18,9 @@ class VectorEnv:
 
     Every buffer below is preallocated and rewritten in place by ``reset`` and
     ``step``; hand them to PyTorch zero-copy (``torch.from_numpy(env.obs)``) and
-    copy what you keep before the next ``step``.
+    copy what you keep before the next ``step``.  Treat them as read-only: the
+    displace step's observation is written by updating only planes 80 and 81
+    of the select step's one.
 
     Attributes:
         obs: ``float32[B, 82, 10, 10]``: the acting player's observation of each game
@@ -30,6 +32,11 @@ class VectorEnv:
         winner: ``int8[B]``: winner (0, 1, or -1 draw) of the game that ended in that slot.
         termination: ``int8[B]``: its ``game.Termination`` code; ``length: int32[B]`` its moves.
         state: the engine's ``BatchState`` (board, flags, meta, ...) of the running games.
+        setup: ``int8[B, 2, 100]``: each game's two deployments (type per absolute square, -1 empty).
+        moves, move_count: the ring of the last 40 moves (from, to, attacker type or -1) and
+            the number of moves recorded (see ``deepnash.env.encode``).
+        deploying, substep, selected: ``[B]``: 1 in the deployment phase; 0 select / 1
+            displace step; the selected absolute square (-1 none).
 
     Step semantics: ``step(actions)`` applies ``actions[b]``, chosen by
     ``player[b]`` from ``mask[b]``, to game ``b``.  A deployment action places
