@@ -89,6 +89,41 @@ def _neighbours() -> np.ndarray:
 
 #: ``NEIGHBOUR[sq, d]``: the next square from ``sq`` in direction ``d`` (up, down, right, left), -1 off the board.
 NEIGHBOUR = _neighbours()
+#: ``STEP[sq, d]``: as ``NEIGHBOUR`` but ``sq`` itself where that is off the board.
+STEP = np.where(NEIGHBOUR < 0, np.arange(100)[:, None], NEIGHBOUR)
+
+
+CLOSED, OPEN, ENEMY = 0, 1, 2
+
+
+def _targets() -> np.ndarray:
+    tab = np.full((2, 26), CLOSED, dtype=np.int8)
+    for p in range(2):
+        tab[p, EMPTY + 1] = OPEN
+        for v in range(1, 25):
+            if (v - 1) // 12 != p:
+                tab[p, v + 1] = ENEMY
+    return tab
+
+
+#: ``TARGET[p, v + 1]``: what a square holding board code ``v`` is to a piece of player ``p``:
+#: ``CLOSED`` (a lake or its own piece), ``OPEN`` (empty) or ``ENEMY`` (an opponent piece).
+TARGET = _targets()
+assert FLAG == 0 and BOMB == 11 and SPY == 1 and MARSHAL == 10  # the movable types are SPY..MARSHAL
+
+
+def _search_order() -> np.ndarray:
+    order = np.empty((2, 100), dtype=np.int64)
+    for p, front, ahead in ((0, 3, 1), (1, 6, -1)):
+        # middle out from the player's front row, the row ahead of each distance first
+        rows = sorted(range(10), key=lambda r: (abs(r - front), (r - front) * ahead < 0))
+        order[p] = [r * 10 + c for r in rows for c in range(10)]
+    return order
+
+
+#: ``SEARCH_ORDER[p]``: squares in the order the early-exit search for a legal move of ``p`` visits them:
+#: from ``p``'s front row outwards, where its free pieces usually are.
+SEARCH_ORDER = _search_order()
 
 
 def _splitmix64(n: int, seed: int) -> np.ndarray:
@@ -204,7 +239,7 @@ def more_squares_violation(board, hist, zob, chase, meta, b, p, f, t):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def move_allowed(board, meta, hist, zob, chase, rules, b, p, f, t, attack):
     if rules[R_TWO_SQUARES] != 0 and hist[b, p, 0, 1] == f and two_squares_violation(
         hist, b, p, f, t, rules[R_TWO_SQUARES_LIMIT]
@@ -222,39 +257,82 @@ def move_allowed(board, meta, hist, zob, chase, rules, b, p, f, t, attack):
 
 
 @njit(cache=True)
+def _checked_moves(board, meta, hist, zob, chase, rules, b, p, sq, out, n):
+    """Add the moves of the piece on ``sq`` that the repetition rules allow to ``out[n:]``; returns the new count
+    (with ``out=None``: ``n + 1`` at the first such move, else ``n``)."""
+    bd = board[b]
+    target = TARGET[p]
+    scout = bd[sq] - 1 - 12 * p == SCOUT
+    for d in range(4):
+        tsq = NEIGHBOUR[sq, d]
+        while tsq >= 0:
+            k = target[bd[tsq] + 1]
+            if k == CLOSED:
+                break
+            if move_allowed(board, meta, hist, zob, chase, rules, b, p, sq, tsq, k == ENEMY):
+                if out is None:
+                    return n + 1
+                out[n, 0] = sq
+                out[n, 1] = tsq
+                n += 1
+            if k == ENEMY or not scout:
+                break
+            tsq = NEIGHBOUR[tsq, d]
+    return n
+
+
+@njit(cache=True, inline="always")
 def _gen(board, meta, hist, zob, chase, rules, b, p, out):
     """Shared move generator: writes the moves to ``out`` and returns their count; with ``out=None``
     (a branch Numba prunes at compile time) returns 1 at the first legal move found, else 0."""
     bd = board[b]
     lo = 1 + 12 * p
     # Repetition checks can only bite the piece that moved last (two-squares) or any piece of the
-    # chaser (more-squares); everything else skips them.
+    # chaser (more-squares); every other piece skips them.
     rep_sq = hist[b, p, 0, 1] if rules[R_TWO_SQUARES] != 0 else -2
     chasing = rules[R_MORE_SQUARES] != 0 and meta[b, M_CHASE] != 0 and meta[b, M_CHASER] == p
+    target = TARGET[p]
     n = 0
     for i in range(100):
-        # The early-exit search starts from the opponent's side, where the player's free pieces are.
-        sq = 99 - i if (out is None and p == 0) else i
-        v = bd[sq]
-        t = v - lo
-        if t < 0 or t >= 12 or t == FLAG or t == BOMB:
+        if out is None:
+            sq = SEARCH_ORDER[p, i]
+        else:
+            sq = i
+        t = bd[sq] - lo
+        if t < SPY or t > MARSHAL:  # not a piece of p that moves (Flag and Bomb are types 0 and 11)
             continue
-        check = chasing or sq == rep_sq
-        for d in range(4):
-            tsq = NEIGHBOUR[sq, d]
-            while tsq >= 0:
-                w = bd[tsq]
-                if w == LAKE or (w >= lo and w < lo + 12):
-                    break
-                if not check or move_allowed(board, meta, hist, zob, chase, rules, b, p, sq, tsq, w > 0):
+        if chasing or sq == rep_sq:
+            n = _checked_moves(board, meta, hist, zob, chase, rules, b, p, sq, out, n)
+            if out is None and n > 0:
+                return 1
+        elif t != SCOUT:
+            # One step in each direction, written without branches: a step off the board lands
+            # on the piece's own square, which is closed.
+            for d in range(4):
+                tsq = STEP[sq, d]
+                ok = target[bd[tsq] + 1] != CLOSED
+                if out is None:
+                    if ok:
+                        return 1
+                else:
+                    out[n, 0] = sq
+                    out[n, 1] = tsq
+                    n += ok
+        else:
+            for d in range(4):
+                tsq = NEIGHBOUR[sq, d]
+                while tsq >= 0:
+                    k = target[bd[tsq] + 1]
+                    if k == CLOSED:
+                        break
                     if out is None:
                         return 1
                     out[n, 0] = sq
                     out[n, 1] = tsq
                     n += 1
-                if w > 0 or t != SCOUT:
-                    break
-                tsq = NEIGHBOUR[tsq, d]
+                    if k == ENEMY:
+                        break
+                    tsq = NEIGHBOUR[tsq, d]
     return n
 
 
