@@ -155,47 +155,47 @@ def type_of(v):
 
 
 @njit(cache=True)
-def two_squares_violation(hist, b, p, f, t, limit):
-    """True when move ``f -> t`` by ``p`` would break the two-squares rule (ISF 10.1, Scout-aware)."""
-    if f // 10 == t // 10:
-        fixed = f // 10
-        horizontal = True
-        a = f % 10
-        z = t % 10
-    else:
-        fixed = f % 10
-        horizontal = False
-        a = f // 10
-        z = t // 10
-    lo = min(a, z)
+def two_squares_ban(hist, rules, b, p):
+    """What the two-squares rule (ISF 10.1, Scout-aware) forbids player ``p`` now.
+
+    Returns ``(sq, d, steps)``: the piece on ``sq`` may not move ``steps`` or
+    more squares in direction ``d`` (an index into ``NEIGHBOUR``'s directions);
+    ``(-1, -1, 0)`` when the rule forbids nothing.  See the module docstring
+    for the rule as implemented.
+    """
+    limit = rules[R_TWO_SQUARES_LIMIT]
+    if rules[R_TWO_SQUARES] == 0 or hist[b, p, limit - 1, 0] < 0:
+        return -1, -1, 0
+    f0 = hist[b, p, 0, 0]
+    t0 = hist[b, p, 0, 1]
+    horizontal = f0 // 10 == t0 // 10
+    line = f0 // 10 if horizontal else f0 % 10
+    scale = 1 if horizontal else 10
+    a = (f0 // scale) % 10  # coordinates along the line
+    z = (t0 // scale) % 10
+    lo = min(a, z)  # the borders every move so far crossed: those between lo..hi
     hi = max(a, z)
-    direction = 1 if z > a else -1
-    nxt = f
-    for k in range(limit):
+    forward = z > a
+    nxt = f0
+    for k in range(1, limit):
         mf = hist[b, p, k, 0]
         mt = hist[b, p, k, 1]
-        if mf < 0 or mt != nxt:
-            return False
-        if horizontal:
-            if mf // 10 != fixed or mt // 10 != fixed:
-                return False
-            ma = mf % 10
-            mz = mt % 10
-        else:
-            if mf % 10 != fixed or mt % 10 != fixed:
-                return False
-            ma = mf // 10
-            mz = mt // 10
-        d = 1 if mz > ma else -1
-        want = -direction if k % 2 == 0 else direction
-        if d != want:
-            return False
+        if mt != nxt:  # another piece
+            return -1, -1, 0
+        if (mf // 10 if horizontal else mf % 10) != line or (mt // 10 if horizontal else mt % 10) != line:
+            return -1, -1, 0
+        ma = (mf // scale) % 10
+        mz = (mt // scale) % 10
+        if (mz > ma) != (forward if k % 2 == 0 else not forward):  # not back and forth
+            return -1, -1, 0
         lo = max(lo, min(ma, mz))
         hi = min(hi, max(ma, mz))
         if lo >= hi:
-            return False
+            return -1, -1, 0
         nxt = mf
-    return True
+    # The next move of the piece back along the line must not cross a border between lo and hi.
+    d = (1 if forward else 0) if not horizontal else (3 if forward else 2)
+    return t0, d, (z - hi + 1) if forward else (lo - z + 1)
 
 
 @njit(cache=True, inline="always")
@@ -240,36 +240,21 @@ def more_squares_violation(board, hist, zob, chase, meta, b, p, f, t):
 
 
 @njit(cache=True)
-def move_allowed(board, meta, hist, zob, chase, rules, b, p, f, t, attack):
-    if rules[R_TWO_SQUARES] != 0 and hist[b, p, 0, 1] == f and two_squares_violation(
-        hist, b, p, f, t, rules[R_TWO_SQUARES_LIMIT]
-    ):
-        return False
-    if (
-        rules[R_MORE_SQUARES] != 0
-        and not attack
-        and meta[b, M_CHASE] != 0
-        and meta[b, M_CHASER] == p
-        and more_squares_violation(board, hist, zob, chase, meta, b, p, f, t)
-    ):
-        return False
-    return True
-
-
-@njit(cache=True)
-def _checked_moves(board, meta, hist, zob, chase, rules, b, p, sq, out, n):
-    """Add the moves of the piece on ``sq`` that the repetition rules allow to ``out[n:]``; returns the new count
-    (with ``out=None``: ``n + 1`` at the first such move, else ``n``)."""
+def _checked_moves(board, meta, hist, zob, chase, b, p, sq, chasing, ban_d, ban_steps, out, n):
+    """Add the moves of the piece on ``sq`` that the repetition rules allow to ``out[n:]``: none of ``ban_steps``
+    or more squares in direction ``ban_d`` (two-squares rule; -1: no ban), and when ``chasing`` none that break
+    the more-squares rule.  Returns the new count (with ``out=None``: ``n + 1`` at the first such move)."""
     bd = board[b]
     target = TARGET[p]
     scout = bd[sq] - 1 - 12 * p == SCOUT
     for d in range(4):
         tsq = NEIGHBOUR[sq, d]
+        steps = 1
         while tsq >= 0:
             k = target[bd[tsq] + 1]
-            if k == CLOSED:
+            if k == CLOSED or (d == ban_d and steps >= ban_steps):
                 break
-            if move_allowed(board, meta, hist, zob, chase, rules, b, p, sq, tsq, k == ENEMY):
+            if k == ENEMY or not chasing or not more_squares_violation(board, hist, zob, chase, meta, b, p, sq, tsq):
                 if out is None:
                     return n + 1
                 out[n, 0] = sq
@@ -278,6 +263,7 @@ def _checked_moves(board, meta, hist, zob, chase, rules, b, p, sq, out, n):
             if k == ENEMY or not scout:
                 break
             tsq = NEIGHBOUR[tsq, d]
+            steps += 1
     return n
 
 
@@ -287,9 +273,9 @@ def _gen(board, meta, hist, zob, chase, rules, b, p, out):
     (a branch Numba prunes at compile time) returns 1 at the first legal move found, else 0."""
     bd = board[b]
     lo = 1 + 12 * p
-    # Repetition checks can only bite the piece that moved last (two-squares) or any piece of the
-    # chaser (more-squares); every other piece skips them.
-    rep_sq = hist[b, p, 0, 1] if rules[R_TWO_SQUARES] != 0 else -2
+    # The two-squares rule forbids at most the moves of one piece in one direction; the
+    # more-squares rule only binds the chaser of a running chase.
+    ban_sq, ban_d, ban_steps = two_squares_ban(hist, rules, b, p)
     chasing = rules[R_MORE_SQUARES] != 0 and meta[b, M_CHASE] != 0 and meta[b, M_CHASER] == p
     target = TARGET[p]
     n = 0
@@ -301,8 +287,9 @@ def _gen(board, meta, hist, zob, chase, rules, b, p, out):
         t = bd[sq] - lo
         if t < SPY or t > MARSHAL:  # not a piece of p that moves (Flag and Bomb are types 0 and 11)
             continue
-        if chasing or sq == rep_sq:
-            n = _checked_moves(board, meta, hist, zob, chase, rules, b, p, sq, out, n)
+        if chasing or sq == ban_sq:
+            d = ban_d if sq == ban_sq else -1
+            n = _checked_moves(board, meta, hist, zob, chase, b, p, sq, chasing, d, ban_steps, out, n)
             if out is None and n > 0:
                 return 1
         elif t != SCOUT:
@@ -381,7 +368,11 @@ def is_legal(board, meta, hist, zob, chase, rules, b, f, t):
     w = board[b, t]
     if w == LAKE or (w > 0 and owner_of(w) == p):
         return False
-    return move_allowed(board, meta, hist, zob, chase, rules, b, p, f, t, w > 0)
+    ban_sq, ban_d, ban_steps = two_squares_ban(hist, rules, b, p)
+    if f == ban_sq and NEIGHBOUR[f, ban_d] == f + dr * 10 + dc and dist >= ban_steps:
+        return False
+    chasing = rules[R_MORE_SQUARES] != 0 and meta[b, M_CHASE] != 0 and meta[b, M_CHASER] == p
+    return not (chasing and w == EMPTY and more_squares_violation(board, hist, zob, chase, meta, b, p, f, t))
 
 
 @njit(cache=True, inline="always")
