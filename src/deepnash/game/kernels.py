@@ -9,12 +9,47 @@ Board encoding (``board: int8[B, 100]``, square ``row*10+col``, row 0 = rank 1):
 is ``1 + 12*p + t``.  ``flags: uint8[B, 100]`` travel with the piece:
 ``REVEALED`` (its type is public) and ``MOVED`` (it has moved at least once).
 
-Rules: ``spec/rules.md``. The two-squares rule looks at the mover's last
-``limit`` moves: the candidate is illegal when they and it are the same
-piece going back and forth along one line and all their segments share a
-square border (a single-step piece: the same two squares).  The more-squares
-rule forbids the chaser of a running chase a threatening move that recreates
-a board seen during the chase, unless it returns to the square it came from.
+Rules: ``spec/rules.md``.  Where the rules leave room, the kernels decide as follows.
+
+Battles (``apply_move``): the Flag is captured by any attacker; a Miner attacking
+a Bomb wins, any other attacker of a Bomb is removed; a Spy attacking the
+Marshal wins (the Marshal attacking the Spy wins by rank); otherwise the higher
+rank wins and equal ranks both go.  The survivor of a battle is ``REVEALED``;
+so is a piece that moves more than one square (only Scouts can).
+
+Two-squares rule (ISF 10.1, Scout-aware; ``two_squares_ban``).  With limit
+``L`` (``Variant.two_squares_limit``, ISF: 3), a move of player ``p`` is
+illegal when ``p``'s previous ``L`` moves were all made by the piece now being
+moved, all lie on one rank or one file, alternate in direction (each reverses
+the one before), the candidate reverses the last of them, and the ``L + 1``
+segments have a square border in common (a segment from ``a`` to ``z``
+crosses the borders between ``min(a, z)`` and ``max(a, z)``).  For a piece that
+moves one square this is "the same two squares"; a Scout may shuttle further
+as long as its moves stop sharing a border.  Attacks count like other moves;
+a move by any other piece of ``p`` ends the sequence; the opponent's moves do
+not matter.  The last ``HISTORY`` moves of each player are kept in ``hist``.
+
+More-squares rule (chasing; ``more_squares_violation`` and the chase
+bookkeeping at the end of ``apply_move``).  A *threatening move* is a move onto
+an empty square after which the moved piece stands orthogonally next to an
+opponent piece.  A chase starts with a threatening move: its mover is the
+*chaser* and the boards before and after that move are recorded.  The chase
+goes on while the two sides alternate as follows, recording the board after
+each move: the chased side moves a piece away from a square next to the
+chaser's last threatening piece (an *evasion*), then the chaser makes another
+threatening move (with any of its pieces).  Any other move, and any attack,
+ends the chase; a threatening move that does not continue a chase starts a
+new one.  While a chase runs, the chaser may not make a threatening move
+that recreates a recorded board (piece placement only, compared by Zobrist
+hash over the last ``CHASE_CAPACITY`` boards), except a move back to the
+square that piece left on the chaser's previous move (which the two-squares
+rule may still forbid).  The chased side is never restricted.
+
+Game end (``apply_move``, ``check_stuck``), checked in this order after each
+move: Flag captured (the mover wins); ``max_moves`` total moves reached (draw);
+``max_moves_without_attack`` consecutive moves without an attack (draw); the
+player to move has no legal move, repetition rules included (it loses, or the
+game is drawn when the other player has no legal move either).
 """
 
 from __future__ import annotations
