@@ -106,7 +106,9 @@ RESULT_FLAG_CAPTURED = 4
 
 HISTORY = MAX_TWO_SQUARES_LIMIT  # moves per player kept for the two-squares rule
 CHASE_CAPACITY = 64  # boards per chase remembered (oldest forgotten first)
-MAX_MOVES = 512  # bound on the number of legal moves in any position
+# Each square is reached by at most four moves (from the nearest own piece in each direction), so no
+# position of any variant has more than 400 legal moves.
+MAX_MOVES = 512  # rows of the ``out`` buffer of ``legal_moves``
 
 DR = np.array([1, -1, 0, 0], dtype=np.int64)
 DC = np.array([0, 0, 1, -1], dtype=np.int64)
