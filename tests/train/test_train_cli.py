@@ -62,8 +62,9 @@ def test_train_kill_resume(tmp_path):
 
 def test_existing_run_and_corrupt_checkpoint_are_refused_and_left_alone(tmp_path):
     out = tmp_path / "run"
-    res = run([*SMALL, "--steps", "2", "--out", str(out), "--json"])
+    res = run([*SMALL, "--steps", "2", "--out", str(out), "--json", "--actors", "1"])  # one actor process
     assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout.strip().splitlines()[-1])["games"] == 4
     res = run([*SMALL, "--steps", "2", "--out", str(out)])  # a fresh run would overwrite it
     assert res.returncode == 2 and "--resume" in res.stderr
     ckpt = load_checkpoint(out).path

@@ -55,6 +55,7 @@ def _actor_main(index: int, cfg: TrainConfig, shared: nn.Module, version, lock, 
     net = copy.deepcopy(shared)
     seen = -1
     selfplay = SelfPlay(net, cfg.variant, cfg.envs, seed + 7919 * (index + 1), cfg.max_steps)
+    counted = 0
     while os.getppid() == parent:
         if version.value != seen:
             with lock:
@@ -68,7 +69,8 @@ def _actor_main(index: int, cfg: TrainConfig, shared: nn.Module, version, lock, 
                 except queue_mod.Full:
                     continue
         with steps.get_lock():
-            steps.value += cfg.envs
+            steps.value += selfplay.env_steps - counted
+        counted = selfplay.env_steps
 
 
 class ActorPool:
