@@ -191,7 +191,7 @@ def type_of(v):
     return (v - 1) % 12
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def two_squares_ban(hist, rules, b, p):
     """What the two-squares rule (ISF 10.1, Scout-aware) forbids player ``p`` now.
 
