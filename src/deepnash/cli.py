@@ -255,6 +255,8 @@ def train(
     except (CheckpointError, FileExistsError, ValueError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None
+    if summary["rank"] != 0:  # under torchrun only rank 0 reports
+        return
     if as_json:
         typer.echo(json.dumps(summary))
         return

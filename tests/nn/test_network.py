@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from torch import nn
 
 from deepnash.nn import PRESETS, DeepNashNet, NetConfig, get_preset, masked_log_policy, parameter_count
-from deepnash.nn.network import NO_ATTACK_PLANE, PHASE_PLANE, SELECTED_PLANE, STEP_PLANE
+from deepnash.env.planes import P_NO_ATTACK, P_PHASE, P_SELECTED, P_STEP
 
 torch.set_num_threads(1)
 
@@ -19,13 +19,13 @@ def make_obs(phases: list[int], seed: int = 0) -> torch.Tensor:
     g = torch.Generator().manual_seed(seed)
     obs = torch.rand(len(phases), 82, 10, 10, generator=g)
     obs[:, 1:13] = (obs[:, 1:13] > 0.9).float()
-    obs[:, PHASE_PLANE:] = 0
+    obs[:, P_PHASE:] = 0
     for i, p in enumerate(phases):
-        obs[i, PHASE_PLANE] = float(p == 0)
-        obs[i, STEP_PLANE] = float(p == 2)
+        obs[i, P_PHASE] = float(p == 0)
+        obs[i, P_STEP] = float(p == 2)
         if p == 2:
             sq = int(torch.randint(100, (1,), generator=g))
-            obs[i, SELECTED_PLANE].view(-1)[sq] = 1
+            obs[i, P_SELECTED].view(-1)[sq] = 1
             obs[i, 1:13].view(12, -1)[:, sq] = 0
             obs[i, 2 + sq % 10].view(-1)[sq] = 1  # a movable type on the selected square
     return obs
@@ -122,9 +122,9 @@ def probe(phase: int, plane: int, sq: int | None) -> tuple[bool, bool]:
     net.torso = _ZeroTorso(net.config.channels)
     obs = make_obs([phase], seed=3)
     if phase == 2:
-        obs[0, SELECTED_PLANE] = 0
+        obs[0, P_SELECTED] = 0
         obs[0, 1:13, 4, 4] = 0
-        obs[0, SELECTED_PLANE, 4, 4] = 1
+        obs[0, P_SELECTED, 4, 4] = 1
         obs[0, 5, 4, 4] = 1  # a Sergeant selected on e5
     l0, v0 = net(obs)
     if sq is None:
@@ -136,9 +136,9 @@ def probe(phase: int, plane: int, sq: int | None) -> tuple[bool, bool]:
 
 
 def test_value_head_zeroes_no_attack_ratio_in_deployment_only():
-    assert probe(0, NO_ATTACK_PLANE, None) == (False, False)
-    assert probe(1, NO_ATTACK_PLANE, None) == (True, True)
-    assert probe(2, NO_ATTACK_PLANE, None) == (True, True)
+    assert probe(0, P_NO_ATTACK, None) == (False, False)
+    assert probe(1, P_NO_ATTACK, None) == (True, True)
+    assert probe(2, P_NO_ATTACK, None) == (True, True)
 
 
 def test_selected_piece_one_hot_reaches_displacement_and_value_only_at_step_two():

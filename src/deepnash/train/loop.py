@@ -186,7 +186,7 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
         source.close()
         runlog.close()
     digest = hashlib.sha256(b"".join(p.detach().cpu().numpy().tobytes() for p in learner.theta.parameters()))
-    summary = {"out": str(out), "variant": cfg.variant, "preset": cfg.net, "world_size": rank.world,
+    summary = {"out": str(out), "variant": cfg.variant, "preset": cfg.net, "rank": rank.rank, "world_size": rank.world,
                **vars(counters), "loss_critic": metrics.get("loss_critic"), "loss_policy": metrics.get("loss_policy"),
                "params_sha256": digest.hexdigest()}
     n_eval = cfg.eval_games if final_eval_games is None else final_eval_games
