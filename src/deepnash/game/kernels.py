@@ -370,7 +370,7 @@ def legal_moves(board, meta, hist, zob, chase, rules, b, p, out):
     return _gen(board, meta, hist, zob, chase, rules, b, p, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def has_legal_move(board, meta, hist, zob, chase, rules, b, p):
     """True when player ``p`` of game ``b`` has at least one legal move."""
     return _gen(board, meta, hist, zob, chase, rules, b, p, None) > 0
