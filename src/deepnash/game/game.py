@@ -230,15 +230,17 @@ class Game:
             return f"{square_name(m.to_sq)} is a lake"
         if target is not None and target.player == self.turn:
             return f"{square_name(m.to_sq)} holds your own piece"
-        if m in self._pseudo_legal():
-            return "it breaks a repetition rule (two-squares or more-squares)"
-        return f"a {piece.name} cannot move from {square_name(m.from_sq)} to {square_name(m.to_sq)}"
+        if not self._legal_with(m, two_squares=False, more_squares=False):
+            return f"a {piece.name} cannot move from {square_name(m.from_sq)} to {square_name(m.to_sq)}"
+        if not self._legal_with(m, more_squares=False):
+            return "it breaks the two-squares rule (the same piece back and forth between the same squares)"
+        return "it breaks the more-squares rule (a chasing move back to a position of the chase)"
 
-    def _pseudo_legal(self) -> list[Move]:
-        free = BatchState(1, self.variant.with_rules(two_squares=False, more_squares=False))
-        self.state.copy_game(0, 0, free)
-        n = K.legal_moves(*free.arrays, 0, self.turn, self._buf)
-        return [Move(int(f), int(t)) for f, t in self._buf[:n]]
+    def _legal_with(self, m: Move, **rules: bool) -> bool:
+        """Whether ``m`` would be legal here with some repetition rules switched off."""
+        relaxed = BatchState(1, self.variant.with_rules(**rules))
+        self.state.copy_game(0, 0, relaxed)
+        return bool(K.is_legal(*relaxed.arrays, 0, m.from_sq, m.to_sq))
 
     # -- end -----------------------------------------------------------------
     def is_over(self) -> bool:
