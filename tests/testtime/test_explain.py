@@ -19,7 +19,7 @@ def test_a_logged_decision_shows_what_each_layer_did():
     raw = np.where(dest, 1.0, 0.0)
     raw[54] = 10.0  # the network likes the blunder e6 best
     raw /= raw.sum()
-    final, log = layer.policy(raw, dest, "displace", plan, selected=44, value=plan.bounds.value, ply=view.ply)
+    final, log = layer.policy(raw, dest, "displace", plan, selected=44, value=0.0, ply=view.ply)
     log.action = int(np.argmax(final))
     text = format_decision(log)
     assert text.splitlines()[0].startswith("ply 0 Red displace  value +0.000")

@@ -93,10 +93,10 @@ def test_the_layer_cuts_the_blunder_in_the_displace_step_and_counts_the_turn():
     layer = TestTimeLayer(TestTimeConfig(threshold=False, discretize=False), value_fn=piece_count_value)
     layer.reset(0)
     plan = layer.begin_turn(view)
-    assert plan.removed_by["value_bounds"] == {Move.parse("e5-e6"), Move.parse("e5xe7")}
     select = np.zeros(100, bool)
     select[[m.from_sq for m in view.legal_moves]] = True
     final, log = layer.policy(select / select.sum(), select, "select", plan)
+    assert plan.removed_by["value_bounds"] == {Move.parse("e5-e6"), Move.parse("e5xe7")}
     assert final[44] > 0 and log.effects == []  # the Scout keeps its safe moves
     assert layer.stats.value_bounds_turns == 0
     dest = np.zeros(100, bool)
@@ -105,6 +105,21 @@ def test_the_layer_cuts_the_blunder_in_the_displace_step_and_counts_the_turn():
     assert final[54] == 0 and final[64] == 0 and final[45] > 0
     assert log.effects[0].layer == "value_bounds" and sorted(log.effects[0].removed) == [54, 64]
     assert layer.stats.value_bounds_turns == 1 and layer.stats.value_bounds_share == 1.0
+
+
+def test_only_the_pieces_the_policy_plays_are_bounded():
+    view = blunder_view()
+    layer = TestTimeLayer(value_fn=piece_count_value)
+    layer.reset(0)
+    plan = layer.begin_turn(view)
+    select = np.zeros(100, bool)
+    select[[m.from_sq for m in view.legal_moves]] = True
+    marshal_only = np.where(np.arange(100) == 10, 1.0, 0.0)  # all on the Marshal (a2)
+    layer.policy(marshal_only, select, "select", plan)
+    assert {m.from_sq for m in plan.bounds} == {10} and "value_bounds" not in plan.removed_by
+    layer.policy(np.where(np.arange(100) == 54, 1.0, 0.0) + 0.0, np.arange(100) == 54, "displace", plan, selected=44)
+    assert {m.from_sq for m in plan.bounds} == {10, 44}  # bounded when it is selected after all
+    assert plan.removed_by["value_bounds"] == {Move.parse("e5-e6"), Move.parse("e5xe7")}
 
 
 def test_bounds_are_unbounded_without_safe_replies():

@@ -24,6 +24,7 @@ from ..env.planes import DEFAULT_MAX_MOVES, DEFAULT_MAX_NO_ATTACK, NUM_MOVE_PLAN
 from ..game import Move, Outcome, Variant, get_variant
 from ..game import kernels as K
 from ..nn import DeepNashNet, NetConfig, masked_log_policy
+from ..testtime import DecisionLog, TestTimeConfig, TestTimeLayer, TurnPlan
 from .base import UNKNOWN, PlayerView
 from .registry import AgentSpecError, register_agent
 
@@ -92,12 +93,21 @@ class NetworkAgent:
         net: the network (put in eval mode; runs on CPU).
         greedy: take the most probable action instead of sampling the policy.
         name: shown in tables (the registry sets it to the spec string).
+        testtime: the test-time layer's switches (``deepnash.testtime``); ``None`` plays the raw policy.
+
+    Attributes:
+        on_decision: called with each decision's ``testtime.DecisionLog`` (for ``--explain``), if set.
+        testtime: the ``TestTimeLayer`` (its ``stats`` count value-bounds interventions), or ``None``.
     """
 
-    def __init__(self, net: DeepNashNet, greedy: bool = False, name: str = "network"):
+    def __init__(self, net: DeepNashNet, greedy: bool = False, name: str = "network",
+                 testtime: TestTimeConfig | None = None):
         self.net = net.eval()
         self.greedy = greedy
         self.name = name
+        # --- test-time layer (issue 8) ---
+        self.testtime = None if testtime is None else TestTimeLayer(testtime, self._values)
+        self.on_decision = None
         self._gen = torch.Generator().manual_seed(0)
         self._variant: Variant | None = None
         self._player = 0
@@ -105,15 +115,34 @@ class NetworkAgent:
     def reset(self, variant: Variant, player: int, seed: int | None = None) -> None:
         self._variant = get_variant(variant)
         self._player = player
+        if self.testtime is not None:
+            self.testtime.reset(player)
         self._gen.manual_seed(seed if seed is not None else int(torch.seed() % 2**62))
 
     @torch.no_grad()
-    def _choose(self, obs: np.ndarray, mask: np.ndarray) -> int:
-        logits, _ = self.net(torch.from_numpy(obs)[None])
+    def _values(self, obs: np.ndarray) -> np.ndarray:
+        """``float32[N]``: the value head on ``obs: float32[N, 82, 10, 10]`` (value bounds' look-ahead)."""
+        return np.concatenate([self.net(torch.from_numpy(obs[i:i + 256]))[1].numpy()
+                               for i in range(0, len(obs), 256)])
+
+    @torch.no_grad()
+    def _choose(self, obs: np.ndarray, mask: np.ndarray, step: str = "deploy", view: PlayerView | None = None,
+                plan: TurnPlan | None = None, selected: int | None = None) -> int:
+        notes = []
+        if self.testtime is not None:
+            obs, notes = self.testtime.observation(obs, view)
+        logits, value = self.net(torch.from_numpy(obs)[None])
         probs = masked_log_policy(logits, torch.from_numpy(mask)[None]).exp()[0]
-        if self.greedy:
-            return int(probs.argmax())
-        return int(torch.multinomial(probs, 1, generator=self._gen))
+        log: DecisionLog | None = None
+        if self.testtime is not None:
+            final, log = self.testtime.policy(probs.double().numpy(), mask, step, plan, selected=selected,
+                                              notes=notes, value=float(value[0]), ply=view.ply if view else 0)
+            probs = torch.from_numpy(final)
+        action = int(probs.argmax()) if self.greedy else int(torch.multinomial(probs, 1, generator=self._gen))
+        if log is not None and self.on_decision is not None:
+            log.action = action
+            self.on_decision(log)
+        return action
 
     def choose_setup(self) -> np.ndarray:
         """Place the pieces one by one in the paper's order with the deployment head."""
@@ -139,15 +168,16 @@ class NetworkAgent:
     def act(self, view: PlayerView) -> Move:
         """Select a piece, then its destination, each from the network's policy over legal actions."""
         p = view.player
+        plan = None if self.testtime is None else self.testtime.begin_turn(view)
         sel_mask = np.zeros(100, bool)
         for m in view.legal_moves:
             sel_mask[square_to_action(m.from_sq, p)] = True
-        src = action_to_square(self._choose(encode_view(view), sel_mask), p)
+        src = action_to_square(self._choose(encode_view(view), sel_mask, "select", view, plan), p)
         dst_mask = np.zeros(100, bool)
         for m in view.legal_moves:
             if m.from_sq == src:
                 dst_mask[square_to_action(m.to_sq, p)] = True
-        dst = action_to_square(self._choose(encode_view(view, 1, src), dst_mask), p)
+        dst = action_to_square(self._choose(encode_view(view, 1, src), dst_mask, "displace", view, plan, src), p)
         return Move(src, dst)
 
     def game_over(self, outcome: Outcome, view: PlayerView) -> None:
@@ -172,18 +202,40 @@ def load_network(path: str | Path, weights: str = "online") -> tuple[DeepNashNet
     return net, ck.meta
 
 
-def from_checkpoint(path: str, weights: str = "online", greedy: bool = False) -> NetworkAgent:
-    """Agent spec ``checkpoint:DIR``."""
-    return NetworkAgent(load_network(path, weights)[0], greedy=greedy)
+def _layers(threshold: str, discretize: str, eagerness: str, threats: str, memory: str,
+            value_bounds: str) -> TestTimeConfig:
+    """The test-time switches of a spec (``on``/``off``; every layer on by default, ``spec/test_time.md``)."""
+    return TestTimeConfig.from_options(dict(threshold=threshold, discretize=discretize, eagerness=eagerness,
+                                            threats=threats, memory=memory, value_bounds=value_bounds))
 
 
-def shipped(variant: str = "barrage", greedy: bool = False) -> NetworkAgent:
-    """Agent spec ``shipped``: the weights trained for ``variant`` and shipped with the package."""
+def from_checkpoint(path: str, weights: str = "online", greedy: bool = False, threshold: str = "on",
+                    discretize: str = "on", eagerness: str = "on", threats: str = "on", memory: str = "on",
+                    value_bounds: str = "on") -> NetworkAgent:
+    """Agent spec ``checkpoint:DIR`` (test-time layers switched by ``threshold=off`` etc.).
+
+    Raises:
+        TestTimeOptionError: a switch that is not on/off.
+    """
+    layers = _layers(threshold, discretize, eagerness, threats, memory, value_bounds)
+    return NetworkAgent(load_network(path, weights)[0], greedy=greedy, testtime=layers)
+
+
+def shipped(variant: str = "barrage", greedy: bool = False, threshold: str = "on", discretize: str = "on",
+            eagerness: str = "on", threats: str = "on", memory: str = "on", value_bounds: str = "on") -> NetworkAgent:
+    """Agent spec ``shipped``: the weights trained for ``variant`` and shipped with the package,
+    with the test-time layers (``shipped:value_bounds=off,memory=off`` switches them one by one).
+
+    Raises:
+        AgentSpecError: no weights shipped for ``variant``.
+        TestTimeOptionError: a switch that is not on/off.
+    """
+    layers = _layers(threshold, discretize, eagerness, threats, memory, value_bounds)
     path = SHIPPED_DIR / variant
     if not path.is_dir():
         have = sorted(p.name for p in SHIPPED_DIR.iterdir()) if SHIPPED_DIR.is_dir() else []
         raise AgentSpecError(f"no shipped weights for {variant!r}; shipped: {', '.join(have) or 'none'}")
-    return NetworkAgent(load_network(path)[0], greedy=greedy)
+    return NetworkAgent(load_network(path)[0], greedy=greedy, testtime=layers)
 
 
 register_agent("checkpoint", from_checkpoint, takes_path=True,

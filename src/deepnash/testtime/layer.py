@@ -3,14 +3,17 @@
 Per game: ``reset(player)``.  Per move (play phase), with the agent's view:
 
 1. ``plan = layer.begin_turn(view)``: replays the new moves into the
-   pointless-threat and memory trackers and decides, once per move, which
-   moves the move-level layers remove (pointless threats, then value bounds;
-   a layer's removal is skipped when it would leave no move).
+   pointless-threat and memory trackers and decides which moves are
+   pointless threats.
 2. For each of the two steps, ``obs, notes = layer.observation(obs, view)``
    (eagerness and the memory heuristic rewrite the network's input), then
    ``policy, log = layer.policy(raw, legal, "select" | "displace", plan, ...)``:
-   the plan's removals applied to the step's actions, then thresholding and
-   discretisation with the play-phase parameters.
+   the move-level removals (pointless threats, then value bounds) applied to
+   the step's actions, then thresholding and discretisation with the
+   play-phase parameters.  A removal is skipped when it would leave no legal
+   move.  Value bounds are computed lazily for the pieces in the policy's
+   support only (the paper bounds "each action in the policy"), which keeps
+   the number of value-network evaluations down.
 
 In deployment only ``observation`` (eagerness has nothing to do there) and
 ``policy(..., "deploy")`` (threshold 0.03, 32 quanta) apply.
@@ -27,7 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..agents.base import PlayerView
-from ..env.actions import square_to_action
+from ..env.actions import action_to_square, square_to_action
 from ..game import Move
 from .config import TestTimeConfig
 from .eagerness import apply_eagerness
@@ -35,7 +38,7 @@ from .explain import DecisionLog, LayerEffect
 from .memory import MemoryHeuristic
 from .policy import check_policy, project, remove_actions
 from .threats import PointlessThreats
-from .value_bounds import ValueBounds, ValueFn, value_bounds
+from .value_bounds import ValueFn, value_bounds
 
 MOVE_LAYERS = ("threats", "value_bounds")
 
@@ -45,26 +48,34 @@ class TurnPlan:
     """The move-level decisions of one turn.
 
     Attributes:
-        ply: the move number the plan is for.
-        allowed: the legal moves left after the move-level layers.
+        view: the agent's view the plan is for.
+        allowed: the legal moves left after the move-level layers (so far: value bounds grows lazily).
         removed_by: for each move-level layer, the moves it removed.
-        bounds: the value-bounds verdict, when that layer ran.
+        value: ``v(x)`` of the value-bounds look-ahead, once it ran.
+        bounds: value upper bound per move bounded so far.
+        evaluations: positions the value function scored for this turn.
         value_bounds_changed: value bounds removed an action with probability in this turn.
     """
 
-    ply: int
+    view: PlayerView
     allowed: frozenset[Move]
     removed_by: dict[str, frozenset[Move]] = field(default_factory=dict)
-    bounds: ValueBounds | None = None
+    value: float | None = None
+    bounds: dict[Move, float] = field(default_factory=dict)
+    evaluations: int = 0
     value_bounds_changed: bool = False
+    _after_threats: frozenset[Move] = frozenset()
+    _bounded: set[int] = field(default_factory=set)
 
 
 @dataclass
 class LayerStats:
-    """Counters over the games played: moves planned, and moves on which value bounds changed the policy."""
+    """Counters over the games played: moves planned, moves on which value bounds changed the
+    policy, and positions the value function scored for value bounds."""
 
     turns: int = 0
     value_bounds_turns: int = 0
+    evaluations: int = 0
 
     @property
     def value_bounds_share(self) -> float:
@@ -130,7 +141,7 @@ class TestTimeLayer:
 
     # -- moves ---------------------------------------------------------------
     def begin_turn(self, view: PlayerView) -> TurnPlan:
-        """Decide the move-level removals for the move ``view.player`` is about to make.
+        """Start the move ``view.player`` is about to make: update the trackers, find pointless threats.
 
         Raises:
             ValueError: the view is not this agent's, or has no legal move.
@@ -140,23 +151,33 @@ class TestTimeLayer:
         if not view.legal_moves:
             raise ValueError(f"ply {view.ply}: no legal move to plan")
         allowed = frozenset(view.legal_moves)
-        plan = TurnPlan(view.ply, allowed)
-        bans: dict[str, frozenset[Move]] = {}
-        if self.config.threats:
-            bans["threats"] = self.threats.banned(view)
+        plan = TurnPlan(view, allowed)
         if self.config.memory:
             self.memory.update(view)
-        if self.config.value_bounds and self.value_fn is not None:
-            plan.bounds = value_bounds(view, self._value, self.config.eps_vb)
-            bans["value_bounds"] = plan.bounds.removed
-        for layer in MOVE_LAYERS:
-            cut = allowed & bans.get(layer, frozenset())
+        if self.config.threats:
+            cut = allowed & self.threats.banned(view)
             if cut and cut != allowed:
                 allowed = allowed - cut
-                plan.removed_by[layer] = cut
-        plan.allowed = allowed
+                plan.removed_by["threats"] = cut
+        plan.allowed = plan._after_threats = allowed
         self.stats.turns += 1
         return plan
+
+    def _bound(self, plan: TurnPlan, squares: set[int]) -> None:
+        """Run value bounds on the moves of the pieces on ``squares`` not bounded yet, and update the plan."""
+        squares = squares - plan._bounded
+        plan._bounded |= squares
+        moves = [m for m in plan.view.legal_moves if m.from_sq in squares]
+        if not moves:
+            return
+        vb = value_bounds(plan.view, self._value, self.config.eps_vb, moves)
+        plan.value, plan.evaluations = vb.value, plan.evaluations + vb.evaluations
+        self.stats.evaluations += vb.evaluations
+        plan.bounds.update(vb.bounds)
+        cut = plan._after_threats & {m for m, b in plan.bounds.items() if b + self.config.eps_vb < vb.value}
+        if cut and cut != plan._after_threats:
+            plan.removed_by["value_bounds"] = frozenset(cut)
+            plan.allowed = plan._after_threats - cut
 
     def policy(
         self,
@@ -192,28 +213,44 @@ class TestTimeLayer:
         raw, legal = check_policy(policy, legal)
         if step not in ("deploy", "select", "displace"):
             raise ValueError(f"step {step!r}: expected deploy, select or displace")
+        if step != "deploy" and plan is None:
+            raise ValueError(f"the {step} step needs the turn's plan (begin_turn)")
+        if step == "displace" and selected is None:
+            raise ValueError("the displace step needs the selected square")
+        phase = "deploy" if step == "deploy" else "play"
         log = DecisionLog(ply, self.player, step, raw, raw, list(notes), value)
-        current = raw
-        if step != "deploy":
-            if plan is None:
-                raise ValueError(f"the {step} step needs the turn's plan (begin_turn)")
-            if step == "displace" and selected is None:
-                raise ValueError("the displace step needs the selected square")
-            for layer in MOVE_LAYERS:
-                cut = self._actions_removed(plan, layer, step, selected)
-                current, gone = remove_actions(current, cut)
-                if gone.any():
-                    log.effects.append(LayerEffect(layer, tuple(np.flatnonzero(gone).tolist()), self._why(plan, layer)))
-                    if layer == "value_bounds" and not plan.value_bounds_changed:
-                        plan.value_bounds_changed = True
-                        self.stats.value_bounds_turns += 1
-        thresholded, final = project(current, "deploy" if step == "deploy" else "play", self.config)
+        current, effects = raw, []
+        while step != "deploy":
+            current, effects = self._remove(raw, plan, step, selected)
+            if not (self.config.value_bounds and self.value_fn is not None):
+                break
+            support = np.flatnonzero(project(current, phase, self.config)[1] > 0)
+            pieces = {selected} if step == "displace" else {action_to_square(int(a), self.player) for a in support}
+            if pieces <= plan._bounded:
+                break
+            self._bound(plan, pieces)
+        log.effects += effects
+        if any(e.layer == "value_bounds" for e in effects) and not plan.value_bounds_changed:
+            plan.value_bounds_changed = True
+            self.stats.value_bounds_turns += 1
+        thresholded, final = project(current, phase, self.config)
         for layer, before, after in (("threshold", current, thresholded), ("discretize", thresholded, final)):
             gone = (before > 0) & (after == 0)
             if gone.any() or not np.allclose(before, after):
                 log.effects.append(LayerEffect(layer, tuple(np.flatnonzero(gone).tolist())))
         log.final = final
         return final, log
+
+    def _remove(self, raw: np.ndarray, plan: TurnPlan, step: str,
+                selected: int | None) -> tuple[np.ndarray, list[LayerEffect]]:
+        """The policy with the plan's move-level removals applied to this step's actions."""
+        current, effects = raw, []
+        for layer in MOVE_LAYERS:
+            current, gone = remove_actions(current, self._actions_removed(plan, layer, step, selected))
+            if gone.any():
+                detail = f"v(x) {plan.value:+.3f}, margin {self.config.eps_vb}" if layer == "value_bounds" else ""
+                effects.append(LayerEffect(layer, tuple(np.flatnonzero(gone).tolist()), detail))
+        return current, effects
 
     def _actions_removed(self, plan: TurnPlan, layer: str, step: str, selected: int | None) -> np.ndarray:
         """``bool[100]``: the actions of this step whose moves were all removed by ``layer`` (or earlier)."""
@@ -236,9 +273,3 @@ class TestTimeLayer:
     def _moves_of(plan: TurnPlan, sq: int) -> list[Move]:
         every = plan.allowed.union(*plan.removed_by.values())
         return [m for m in every if m.from_sq == sq]
-
-    def _why(self, plan: TurnPlan, layer: str) -> str:
-        if layer == "value_bounds" and plan.bounds is not None:
-            return f"v(x) {plan.bounds.value:+.3f}, margin {self.config.eps_vb}"
-        return ""
-

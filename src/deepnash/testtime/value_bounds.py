@@ -28,7 +28,7 @@ terminal positions score their result (+1 win, -1 loss, 0 draw).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -107,8 +107,10 @@ class _Leaves:
         return None, len(self.obs) - 1
 
 
-def value_bounds(view: PlayerView, value_fn: ValueFn, eps_vb: float = 0.05) -> ValueBounds:
-    """Score every legal move of ``view.player`` with the two-step value upper bound.
+def value_bounds(
+    view: PlayerView, value_fn: ValueFn, eps_vb: float = 0.05, moves: Iterable[Move] | None = None,
+) -> ValueBounds:
+    """Score legal moves of ``view.player`` with the two-step value upper bound.
 
     Args:
         view: the agent's view, the agent to move.
@@ -117,13 +119,18 @@ def value_bounds(view: PlayerView, value_fn: ValueFn, eps_vb: float = 0.05) -> V
             belongs to: the value head, in [-1, 1].  Wrap it to change the
             network's input (e.g. eagerness) for every position alike.
         eps_vb: the margin (paper: 0.05).
+        moves: the moves to bound (default: every legal move; the paper bounds the
+            actions in the policy's support only).
 
     Raises:
-        ValueError: ``view`` has no legal moves (the agent is not to move), or
-            ``value_fn`` returns the wrong number of values.
+        ValueError: ``view`` has no legal moves (the agent is not to move), a move
+            in ``moves`` is not legal, or ``value_fn`` returns the wrong number of values.
     """
     if not view.legal_moves:
         raise ValueError(f"ply {view.ply}: player {view.player} has no legal move to bound")
+    todo = list(view.legal_moves) if moves is None else list(dict.fromkeys(moves))
+    if not set(todo) <= set(view.legal_moves):
+        raise ValueError(f"ply {view.ply}: {sorted(set(todo) - set(view.legal_moves))} are not legal moves")
     me, opp = view.player, 1 - view.player
     start = PublicBoard.from_view(view)
     possible = start.possible()
@@ -133,7 +140,7 @@ def value_bounds(view: PlayerView, value_fn: ValueFn, eps_vb: float = 0.05) -> V
     scratch, reply_scratch = base.copy(), base.copy()
     # tree[(move, t1)][reply] = leaves (terminal value or None, observation index), one per t2
     tree: dict[tuple[Move, int], dict[Move | None, list[tuple[float | None, int]]]] = {}
-    for a in view.legal_moves:
+    for a in todo:
         target_hidden = view.owner[a.to_sq] == opp and not view.revealed[a.to_sq]
         for t1 in (np.flatnonzero(possible[a.to_sq]) if target_hidden else [-1]):
             fixed = {a.to_sq: int(t1)} if t1 >= 0 else {}
@@ -169,14 +176,14 @@ def value_bounds(view: PlayerView, value_fn: ValueFn, eps_vb: float = 0.05) -> V
     def score(leaf: tuple[float | None, int]) -> float:
         return leaf[0] if leaf[0] is not None else float(values[leaf[1]])
 
-    bounds = {a: -math.inf for a in view.legal_moves}
+    bounds = {a: -math.inf for a in todo}
     for (a, _), branch in tree.items():
         worst = min((max(score(e) for e in t2s) for t2s in branch.values()), default=math.inf)
         bounds[a] = max(bounds[a], worst)
     bounds = {a: (math.inf if b == -math.inf else b) for a, b in bounds.items()}
     v = float(values[0])
     removed = frozenset(a for a, b in bounds.items() if b + eps_vb < v)
-    if len(removed) == len(bounds):
+    if len(removed) == len(view.legal_moves):
         removed = frozenset()
     return ValueBounds(v, bounds, removed, len(leaves.obs))
 

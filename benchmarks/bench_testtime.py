@@ -1,0 +1,85 @@
+"""What the test-time layer costs per move: CPU time with each layer alone, value-bounds evaluations.
+
+Usage: ``python benchmarks/bench_testtime.py [--games 2] [--preset tiny] [--variant barrage] [--max-moves 200] [--json]``
+
+Plays the network agent (a randomly initialised network of ``--preset``)
+against itself, first with every layer off, then with each layer alone and
+with all of them, and reports CPU milliseconds per move (both players'
+select and displace decisions, network included; process CPU time, so other
+work on the machine does not count), the value function's positions scored
+per move and the share of moves on which value bounds changed the policy.
+An untrained network's figures for the share say nothing about a trained
+agent's; the cost figures do carry over (they scale with the network's
+forward time).  Games stop after ``--max-moves`` moves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import torch
+
+from deepnash.agents.base import PlayerView, push_recorded
+from deepnash.agents.network_agent import NetworkAgent
+from deepnash.game import Game, get_variant
+from deepnash.nn import DeepNashNet, get_preset
+from deepnash.testtime import LAYERS, TestTimeConfig
+
+
+def run(net: DeepNashNet, config: TestTimeConfig | None, variant: str, games: int, max_moves: int) -> dict:
+    """Self-play with ``config`` (``None``: no layer at all); CPU ms per move and value-bounds counters."""
+    agents = [NetworkAgent(net, testtime=config), NetworkAgent(net, testtime=config)]
+    moves, cpu = 0, 0.0
+    for seed in range(games):
+        v = get_variant(variant)
+        for p, a in enumerate(agents):
+            a.reset(v, p, seed * 2 + p)
+        game = Game(v, agents[0].choose_setup(), agents[1].choose_setup())
+        history = []
+        while not game.is_over() and game.ply < max_moves:
+            p = game.turn
+            view = PlayerView.of(game, p, tuple(history))
+            start = time.process_time()
+            move = agents[p].act(view)
+            cpu += time.process_time() - start
+            history.append(push_recorded(game, move))
+            moves += 1
+    stats = [a.testtime.stats for a in agents if a.testtime is not None]
+    turns = sum(s.turns for s in stats)
+    changed = sum(s.value_bounds_turns for s in stats)
+    return {"moves": moves, "cpu_ms_per_move": 1000 * cpu / max(moves, 1),
+            "value_evaluations_per_move": sum(s.evaluations for s in stats) / max(moves, 1),
+            "value_bounds_share": changed / turns if turns else 0.0}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=2)
+    ap.add_argument("--preset", default="tiny")
+    ap.add_argument("--variant", default="barrage")
+    ap.add_argument("--max-moves", type=int, default=200)
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    args = ap.parse_args()
+    torch.manual_seed(0)
+    torch.set_num_threads(1)
+    net = DeepNashNet(get_preset(args.preset))
+    configs: dict[str, TestTimeConfig | None] = {"none": None, "all_off": TestTimeConfig.all_off()}
+    for layer in LAYERS:
+        configs[f"only_{layer}"] = TestTimeConfig(**{name: name == layer for name in LAYERS})
+    configs["all_on"] = TestTimeConfig()
+    out = {"preset": args.preset, "variant": args.variant, "games": args.games,
+           "results": {name: run(net, cfg, args.variant, args.games, args.max_moves) for name, cfg in configs.items()}}
+    if args.json:
+        print(json.dumps(out))
+        return
+    print(f"{args.preset} network, {args.variant}, {args.games} self-play games (at most {args.max_moves} moves)")
+    for name, r in out["results"].items():
+        print(f"  {name:20s} {r['cpu_ms_per_move']:8.1f} CPU ms/move  {r['value_evaluations_per_move']:6.1f} "
+              f"value evaluations/move  ({r['moves']} moves, value bounds changed "
+              f"{100 * r['value_bounds_share']:.1f}% of turns)")
+
+
+if __name__ == "__main__":
+    main()
