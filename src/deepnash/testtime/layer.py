@@ -31,6 +31,7 @@ import numpy as np
 
 from ..agents.base import PlayerView
 from ..env.actions import action_to_square, square_to_action
+from ..env.planes import P_NO_ATTACK
 from ..game import Move
 from .config import TestTimeConfig
 from .eagerness import apply_eagerness
@@ -122,7 +123,7 @@ class TestTimeLayer:
         notes = []
         if self.config.eagerness:
             new = apply_eagerness(obs, self.config.alpha_eag)
-            r, r2 = float(obs[78, 0, 0]), float(new[78, 0, 0])
+            r, r2 = float(obs[P_NO_ATTACK, 0, 0]), float(new[P_NO_ATTACK, 0, 0])
             if r2 != r:
                 notes.append(LayerEffect("eagerness", detail=f"no-attack ratio {r:.3f} -> {r2:.3f}"))
             obs = new

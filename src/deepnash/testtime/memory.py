@@ -84,9 +84,6 @@ class MemoryHeuristic:
         #: Human-readable record of each elimination: (ply, square name, type name).
         self.events: list[tuple[int, int, str]] = []
 
-    def reset(self) -> None:
-        self.__init__()
-
     def update(self, view: PlayerView) -> list[tuple[int, int, str]]:
         """Replay the new moves of ``view.history`` and return the eliminations they caused.
 
