@@ -1,6 +1,7 @@
 """The network agent plays through the test-time layer and logs every decision."""
 
 import numpy as np
+import pytest
 import torch
 
 from deepnash.agents import RandomAgent
@@ -56,3 +57,17 @@ def test_without_a_config_the_agent_plays_the_raw_policy():
     view = blunder_view()
     agent.reset(view.variant, 0, seed=0)
     assert agent.act(view) in view.legal_moves and agent.testtime is None and logs == []
+
+
+def test_spec_options_switch_the_layers_of_a_checkpoint_agent(tmp_path):
+    from deepnash.agents.registry import make_agent
+    from deepnash.testtime import TestTimeOptionError
+    from deepnash.train.checkpoint import save_checkpoint
+
+    config = get_preset("tiny")
+    save_checkpoint(tmp_path, 1, {"online": DeepNashNet(config).state_dict()}, {"net": config.to_dict()})
+    agent = make_agent(f"checkpoint:{tmp_path},value_bounds=off,memory=off")
+    assert agent.testtime.config == TestTimeConfig(value_bounds=False, memory=False)
+    assert make_agent(f"checkpoint:{tmp_path}").testtime.config == TestTimeConfig()
+    with pytest.raises(TestTimeOptionError, match="on or off"):
+        make_agent(f"checkpoint:{tmp_path},threats=sometimes")
