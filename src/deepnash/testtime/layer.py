@@ -235,10 +235,14 @@ class TestTimeLayer:
             plan.value_bounds_changed = True
             self.stats.value_bounds_turns += 1
         thresholded, final = project(current, phase, self.config)
-        for layer, before, after in (("threshold", current, thresholded), ("discretize", thresholded, final)):
+        deploying = step == "deploy"
+        eps = self.config.eps_thres_deploy if deploying else self.config.eps_thres_play
+        quanta = self.config.n_disc_deploy if deploying else self.config.n_disc_play
+        for layer, before, after, detail in (("threshold", current, thresholded, f"below {eps}"),
+                                             ("discretize", thresholded, final, f"multiples of 1/{quanta}")):
             gone = (before > 0) & (after == 0)
             if gone.any() or not np.allclose(before, after):
-                log.effects.append(LayerEffect(layer, tuple(np.flatnonzero(gone).tolist())))
+                log.effects.append(LayerEffect(layer, tuple(np.flatnonzero(gone).tolist()), detail))
         log.final = final
         return final, log
 
