@@ -10,7 +10,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 
 from deepnash.train.checkpoint import load_checkpoint
 

@@ -13,7 +13,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from ..game import Game, Move, Outcome, Variant
+from ..game import Game, Move, Outcome, Variant, random_deployment
 from ..game import kernels as K
 
 #: ``PlayerView.types`` value of an opponent piece whose type is not public.
@@ -83,6 +83,31 @@ class PlayerView:
             ply=game.ply,
             moves_since_attack=game.moves_since_attack,
         )
+
+
+class SeededBot:
+    """Plumbing shared by the built-in bots: a generator seeded by ``reset``, the variant and colour,
+    a setup from ``deploy`` and nothing to do at the end of a game. Subclasses implement ``act``."""
+
+    name = "bot"
+    #: ``deploy(variant, player, rng) -> int8[100]``: how the bot sets up (random legal by default).
+    deploy = staticmethod(random_deployment)
+
+    def __init__(self) -> None:
+        self._rng = np.random.default_rng()
+        self._variant: Variant | None = None
+        self._player = 0
+
+    def reset(self, variant: Variant, player: int, seed: int | None = None) -> None:
+        self._rng = np.random.default_rng(seed)
+        self._variant = variant
+        self._player = player
+
+    def choose_setup(self) -> np.ndarray:
+        return self.deploy(self._variant, self._player, self._rng)
+
+    def game_over(self, outcome: Outcome, view: PlayerView) -> None:
+        pass
 
 
 @runtime_checkable

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..game import Move, Outcome, Variant
+from ..game import Move
 from ..game.pieces import FLAG, GENERAL, MARSHAL
-from .base import PlayerView
+from .base import PlayerView, SeededBot
 from .registry import register_agent
 from .setups import guarded_deployment
 from .beliefs import FIGHT, PIECE_VALUE, fight_odds, threat_odds, type_distributions
@@ -29,23 +29,11 @@ _ROWS = np.arange(100) // 10
 _COLS = np.arange(100) % 10
 
 
-class HeuristicAgent:
-    """Shared plumbing: seeding, random legal setup, and picking the best-scored move (random tie-break)."""
+class HeuristicAgent(SeededBot):
+    """Shared plumbing: a guarded setup, and picking the best-scored move (random tie-break)."""
 
     name = "heuristic"
-
-    def __init__(self) -> None:
-        self._rng = np.random.default_rng()
-        self._variant: Variant | None = None
-        self._player = 0
-
-    def reset(self, variant: Variant, player: int, seed: int | None = None) -> None:
-        self._rng = np.random.default_rng(seed)
-        self._variant = variant
-        self._player = player
-
-    def choose_setup(self) -> np.ndarray:
-        return guarded_deployment(self._variant, self._player, self._rng)
+    deploy = staticmethod(guarded_deployment)
 
     def act(self, view: PlayerView) -> Move:
         scores = self.scores(view)
@@ -55,9 +43,6 @@ class HeuristicAgent:
     def scores(self, view: PlayerView) -> np.ndarray:
         """``float64[len(view.legal_moves)]``: the value of each legal move (higher is better)."""
         raise NotImplementedError
-
-    def game_over(self, outcome: Outcome, view: PlayerView) -> None:
-        pass
 
 
 def _forward(player: int, f: int, t: int) -> int:

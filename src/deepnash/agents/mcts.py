@@ -27,9 +27,9 @@ import math
 
 import numpy as np
 
-from ..game import Move, Outcome, Variant
+from ..game import Move
 from ..game import kernels as K
-from .base import PlayerView
+from .base import PlayerView, SeededBot
 from .beliefs import FIGHT, PIECE_VALUE
 from .determinize import determinize
 from .heuristic import CautiousAgent
@@ -71,7 +71,7 @@ def full_info_scores(board: np.ndarray, player: int, moves: np.ndarray) -> np.nd
     return np.where(attack, 1.0 + result * (0.5 + PIECE_VALUE[(target - 1) % 12]), 0.5 + 0.1 * ahead)
 
 
-class MCTSAgent:
+class MCTSAgent(SeededBot):
     """Determinised MCTS with a heuristic prior, pruning and short greedy rollouts.
 
     Args:
@@ -84,29 +84,18 @@ class MCTSAgent:
     """
 
     name = "mcts"
+    deploy = staticmethod(guarded_deployment)
 
     def __init__(self, sims: int = 200, determinizations: int = 4, rollouts: int = 9, depth: int = 5,
                  c: float = 0.2, width: int = 5):
         if sims < 1 or determinizations < 1 or rollouts < 1 or depth < 0 or width < 1 or c < 0:
             raise ValueError("mcts: sims, determinizations, rollouts and width must be >= 1, depth and c >= 0")
         self.sims, self.determinizations = sims, determinizations
+        super().__init__()
         self.rollouts, self.depth, self.c, self.width = rollouts, depth, c, width
-        self._rng = np.random.default_rng()
-        self._variant: Variant | None = None
-        self._player = 0
         self._root_scorer = CautiousAgent()
         self._moves = np.empty((K.MAX_MOVES, 2), dtype=np.int16)
 
-    def reset(self, variant: Variant, player: int, seed: int | None = None) -> None:
-        self._rng = np.random.default_rng(seed)
-        self._variant = variant
-        self._player = player
-
-    def choose_setup(self) -> np.ndarray:
-        return guarded_deployment(self._variant, self._player, self._rng)
-
-    def game_over(self, outcome: Outcome, view: PlayerView) -> None:
-        pass
 
     def act(self, view: PlayerView) -> Move:
         if len(view.legal_moves) == 1:

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..game import Move, Outcome, Variant
+from ..game import Move
 from ..game import kernels as K
-from .base import PlayerView
+from .base import PlayerView, SeededBot
 from .beliefs import PIECE_VALUE
 from .determinize import determinize
 from .registry import register_agent
@@ -22,7 +22,7 @@ from .rollout import evaluate_moves
 from .setups import guarded_deployment
 
 
-class MonteCarloAgent:
+class MonteCarloAgent(SeededBot):
     """Flat Monte-Carlo over determinisations.
 
     Args:
@@ -32,23 +32,14 @@ class MonteCarloAgent:
     """
 
     name = "montecarlo"
+    deploy = staticmethod(guarded_deployment)
 
     def __init__(self, samples: int = 20, rollouts: int = 1, depth: int = 20):
         if samples < 1 or rollouts < 1 or depth < 0:
             raise ValueError(f"montecarlo: samples and rollouts must be >= 1 and depth >= 0, "
                              f"got {samples}, {rollouts}, {depth}")
+        super().__init__()
         self.samples, self.rollouts, self.depth = samples, rollouts, depth
-        self._rng = np.random.default_rng()
-        self._variant: Variant | None = None
-        self._player = 0
-
-    def reset(self, variant: Variant, player: int, seed: int | None = None) -> None:
-        self._rng = np.random.default_rng(seed)
-        self._variant = variant
-        self._player = player
-
-    def choose_setup(self) -> np.ndarray:
-        return guarded_deployment(self._variant, self._player, self._rng)
 
     def act(self, view: PlayerView) -> Move:
         if len(view.legal_moves) == 1:
@@ -67,9 +58,6 @@ class MonteCarloAgent:
                        self.samples, self.samples, cand, self.rollouts, self.depth, False, view.player,
                        PIECE_VALUE, out)
         return out
-
-    def game_over(self, outcome: Outcome, view: PlayerView) -> None:
-        pass
 
 
 register_agent("montecarlo", MonteCarloAgent, summary="CNN seed's Monte-Carlo baseline: determinise, random rollouts")

@@ -25,7 +25,7 @@ from ..game import Move, Outcome, Variant, get_variant
 from ..game import kernels as K
 from ..nn import DeepNashNet, NetConfig, masked_log_policy
 from ..testtime import DecisionLog, TestTimeConfig, TestTimeLayer, TurnPlan
-from .base import UNKNOWN, PlayerView
+from .base import PlayerView
 from .registry import AgentSpecError, register_agent
 
 #: Where shipped weights live: ``deepnash/data/shipped/<variant>/`` (a checkpoint directory).
