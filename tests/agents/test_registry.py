@@ -50,3 +50,20 @@ def test_register_agent_adds_a_factory_with_typed_options():
     assert describe_agents()["dummy-test"] == "test"
     with pytest.raises(ValueError):
         register_agent("bad:name", Dummy)
+
+
+def test_a_positional_option_and_on_off_switches():
+    seen = {}
+
+    def factory(variant: str = "barrage", fast: bool = False):
+        seen.update(variant=variant, fast=fast)
+        from deepnash.agents import RandomAgent
+        return RandomAgent()
+
+    register_agent("positional-test", factory, positional="variant")
+    make_agent("positional-test:classic,fast=on")
+    assert seen == {"variant": "classic", "fast": True}
+    make_agent("positional-test:fast=off")
+    assert seen == {"variant": "barrage", "fast": False}
+    with pytest.raises(AgentSpecError, match="given twice"):
+        make_agent("positional-test:classic,variant=barrage")

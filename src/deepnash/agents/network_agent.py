@@ -202,35 +202,26 @@ def load_network(path: str | Path, weights: str = "online") -> tuple[DeepNashNet
     return net, ck.meta
 
 
-def _layers(threshold: str, discretize: str, eagerness: str, threats: str, memory: str,
-            value_bounds: str) -> TestTimeConfig:
-    """The test-time switches of a spec (``on``/``off``; every layer on by default, ``spec/test_time.md``)."""
-    return TestTimeConfig.from_options(dict(threshold=threshold, discretize=discretize, eagerness=eagerness,
-                                            threats=threats, memory=memory, value_bounds=value_bounds))
-
-
-def from_checkpoint(path: str, weights: str = "online", greedy: bool = False, threshold: str = "on",
-                    discretize: str = "on", eagerness: str = "on", threats: str = "on", memory: str = "on",
-                    value_bounds: str = "on") -> NetworkAgent:
-    """Agent spec ``checkpoint:DIR`` (test-time layers switched by ``threshold=off`` etc.).
-
-    Raises:
-        TestTimeOptionError: a switch that is not on/off.
-    """
-    layers = _layers(threshold, discretize, eagerness, threats, memory, value_bounds)
+def from_checkpoint(path: str, weights: str = "online", greedy: bool = False, threshold: bool = True,
+                    discretize: bool = True, eagerness: bool = True, threats: bool = True, memory: bool = True,
+                    value_bounds: bool = True) -> NetworkAgent:
+    """Agent spec ``checkpoint:DIR`` (test-time layers switched by ``threshold=off`` etc.; all on by default,
+    ``spec/test_time.md``)."""
+    layers = TestTimeConfig(threshold=threshold, discretize=discretize, eagerness=eagerness, threats=threats,
+                            memory=memory, value_bounds=value_bounds)
     return NetworkAgent(load_network(path, weights)[0], greedy=greedy, testtime=layers)
 
 
-def shipped(variant: str = "barrage", greedy: bool = False, threshold: str = "on", discretize: str = "on",
-            eagerness: str = "on", threats: str = "on", memory: str = "on", value_bounds: str = "on") -> NetworkAgent:
+def shipped(variant: str = "barrage", greedy: bool = False, threshold: bool = True, discretize: bool = True,
+            eagerness: bool = True, threats: bool = True, memory: bool = True, value_bounds: bool = True) -> NetworkAgent:
     """Agent spec ``shipped``: the weights trained for ``variant`` and shipped with the package,
     with the test-time layers (``shipped:value_bounds=off,memory=off`` switches them one by one).
 
     Raises:
         AgentSpecError: no weights shipped for ``variant``.
-        TestTimeOptionError: a switch that is not on/off.
     """
-    layers = _layers(threshold, discretize, eagerness, threats, memory, value_bounds)
+    layers = TestTimeConfig(threshold=threshold, discretize=discretize, eagerness=eagerness, threats=threats,
+                            memory=memory, value_bounds=value_bounds)
     path = SHIPPED_DIR / variant
     if not path.is_dir():
         have = sorted(p.name for p in SHIPPED_DIR.iterdir()) if SHIPPED_DIR.is_dir() else []
@@ -240,4 +231,4 @@ def shipped(variant: str = "barrage", greedy: bool = False, threshold: str = "on
 
 register_agent("checkpoint", from_checkpoint, takes_path=True,
                summary="a trained DeepNash network from a training run or checkpoint directory")
-register_agent("shipped", shipped, summary="the DeepNash network trained on Barrage and shipped with the package")
+register_agent("shipped", shipped, positional="variant", summary="the DeepNash network trained on Barrage and shipped with the package")

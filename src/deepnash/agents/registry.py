@@ -39,6 +39,7 @@ class _Entry:
     takes_path: bool
     aliases: dict[str, str]
     summary: str
+    positional: str | None
 
 
 _REGISTRY: dict[str, _Entry] = {}
@@ -70,6 +71,7 @@ def register_agent(
     takes_path: bool = False,
     aliases: dict[str, str] | None = None,
     summary: str = "",
+    positional: str | None = None,
 ) -> None:
     """Make ``name`` available to ``make_agent``.
 
@@ -81,13 +83,15 @@ def register_agent(
         takes_path: the spec carries a required path (``ucc:PATH``).
         aliases: other option names accepted for a keyword, e.g. ``{"iterations": "sims"}``.
         summary: one line shown by ``describe_agents``.
+        positional: an option that a bare item sets, e.g. ``"variant"`` so that
+            ``shipped:classic`` means ``shipped:variant=classic``.
 
     Raises:
         ValueError: if ``name`` is empty or contains ``:`` or ``,``.
     """
     if not name or any(c in name for c in ":,= "):
         raise ValueError(f"agent name {name!r} must be non-empty and contain no ':', ',', '=' or space")
-    _REGISTRY[name.lower()] = _Entry(factory, takes_path, dict(aliases or {}), summary)
+    _REGISTRY[name.lower()] = _Entry(factory, takes_path, dict(aliases or {}), summary, positional)
 
 
 def parse_spec(spec: str) -> AgentSpec:
@@ -132,9 +136,9 @@ def _convert(spec: str, key: str, value: str, default: object) -> object:
     try:
         if isinstance(default, bool):
             low = value.lower()
-            if low not in ("1", "0", "true", "false", "yes", "no"):
+            if low not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
                 raise ValueError(value)
-            return low in ("1", "true", "yes")
+            return low in ("1", "true", "yes", "on")
         if isinstance(default, int):
             return int(value)
         if isinstance(default, float):
@@ -161,6 +165,10 @@ def make_agent(spec: str) -> Agent:
     """
     parsed = parse_spec(spec)
     entry = _lookup(parsed.name)
+    if entry.positional and parsed.path is not None:
+        if entry.positional in parsed.options:
+            raise AgentSpecError(f"agent spec {spec!r}: {entry.positional!r} given twice")
+        parsed = AgentSpec(parsed.name, None, {**parsed.options, entry.positional: parsed.path})
     params = {
         k: p for k, p in inspect.signature(entry.factory).parameters.items()
         if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is not p.empty

@@ -60,8 +60,7 @@ def test_without_a_config_the_agent_plays_the_raw_policy():
 
 
 def test_spec_options_switch_the_layers_of_a_checkpoint_agent(tmp_path):
-    from deepnash.agents.registry import make_agent
-    from deepnash.testtime import TestTimeOptionError
+    from deepnash.agents.registry import AgentSpecError, make_agent
     from deepnash.train.checkpoint import save_checkpoint
 
     config = get_preset("tiny")
@@ -69,5 +68,5 @@ def test_spec_options_switch_the_layers_of_a_checkpoint_agent(tmp_path):
     agent = make_agent(f"checkpoint:{tmp_path},value_bounds=off,memory=off")
     assert agent.testtime.config == TestTimeConfig(value_bounds=False, memory=False)
     assert make_agent(f"checkpoint:{tmp_path}").testtime.config == TestTimeConfig()
-    with pytest.raises(TestTimeOptionError, match="on or off"):
+    with pytest.raises(AgentSpecError, match="threats='sometimes' is not a bool"):
         make_agent(f"checkpoint:{tmp_path},threats=sometimes")
