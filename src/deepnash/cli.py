@@ -47,6 +47,7 @@ def play(
     color: str = typer.Option("red", help="your colour: red (moves first) or blue"),
     save: str = typer.Option(None, help="write the record here as Gravon XML when the game ends"),
     seed: int = typer.Option(None, help="seed for random setups and the opponent"),
+    explain: bool = typer.Option(False, help="print why the agent played each move (network agents)"),
 ) -> None:
     """Play against an agent in the terminal: deploy, then type moves like b4-b5 (help lists commands)."""
     from .play.terminal import make_session, run
@@ -55,6 +56,11 @@ def play(
         session = make_session(opponent, variant, color, save, seed)
     except ValueError as e:
         raise typer.BadParameter(str(e)) from None
+    if explain:
+        from .testtime import explain_to
+
+        if not explain_to(session.opponent, lambda text: typer.echo(text, nl=False)):
+            typer.echo(f"--explain: {session.opponent.name} keeps no decision log (only network agents do)")
     run(session)
 
 
@@ -88,6 +94,7 @@ def arena(
     out: str = typer.Option(None, help="folder for one Gravon XML record per game"),
     max_moves: int = typer.Option(None, help="moves (both players) before a draw; default: the variant's"),
     relax_repetition: bool = typer.Option(False, help="turn off the two-squares and more-squares rules (old UCC bots)"),
+    explain: bool = typer.Option(False, help="with --out: log every network-agent decision beside each record (JSONL)"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
 ) -> None:
     """Play every pair of agents, both colours, and print the match table and ratings."""
@@ -101,7 +108,7 @@ def arena(
     if relax_repetition:
         v = v.with_rules(two_squares=False, more_squares=False)
     try:
-        result = run_tournament(agents, games, v, seed, workers, out)
+        result = run_tournament(agents, games, v, seed, workers, out, explain=explain)
     except ValueError as e:
         raise typer.BadParameter(str(e)) from None
     if as_json:

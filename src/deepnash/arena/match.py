@@ -94,20 +94,32 @@ class TournamentResult:
 
 
 def _game_task(task: tuple) -> GameResult:
-    a_spec, b_spec, a_red, variant, seed, out_path = task
+    a_spec, b_spec, a_red, variant, seed, out_path, explain = task
     a, b = make_agent(a_spec), make_agent(b_spec)
-    result = referee_game(a, b, variant, seed) if a_red else referee_game(b, a, variant, seed)
+    log = None
+    if explain and out_path is not None:
+        from ..testtime import explain_to
+
+        log = open(out_path.with_suffix(".explain.jsonl"), "w", encoding="utf-8")
+        for agent in (a, b):
+            explain_to(agent, log.write, as_json=True)
+    try:
+        result = referee_game(a, b, variant, seed) if a_red else referee_game(b, a, variant, seed)
+    finally:
+        if log is not None:
+            log.close()
     if out_path is not None and result.record is not None:
         write_xml(result.record, out_path)
     return result
 
 
-def _tasks(specs: Sequence[str], pairs, games: int, variant: Variant, seed: int, out: Path | None) -> list[tuple]:
+def _tasks(specs: Sequence[str], pairs, games: int, variant: Variant, seed: int, out: Path | None,
+           explain: bool) -> list[tuple]:
     tasks = []
     for k, (i, j) in enumerate(pairs):
         for g in range(games):
             path = None if out is None else out / f"{k:02d}-{_slug(specs[i])}-vs-{_slug(specs[j])}-{g:04d}.xml"
-            tasks.append((specs[i], specs[j], g % 2 == 0, variant, seed * 1_000_003 + k * 10_007 + g, path))
+            tasks.append((specs[i], specs[j], g % 2 == 0, variant, seed * 1_000_003 + k * 10_007 + g, path, explain))
     return tasks
 
 
@@ -130,6 +142,7 @@ def run_tournament(
     workers: int = 1,
     out: str | Path | None = None,
     rating_samples: int = 200,
+    explain: bool = False,
 ) -> TournamentResult:
     """Play ``games`` games for every pair of ``specs`` (round robin), colours alternating.
 
@@ -141,6 +154,8 @@ def run_tournament(
         workers: processes to play in (1: in this process).
         out: folder for one Gravon XML record per game (created if needed).
         rating_samples: bootstrap samples for the rating intervals.
+        explain: beside each record, write ``GAME.explain.jsonl``: every decision of the network
+            agents (raw policy, what each test-time layer changed, value; ``testtime.DecisionLog``).
 
     Raises:
         ValueError: fewer than two specs, or ``games < 1``.
@@ -150,6 +165,8 @@ def run_tournament(
         raise ValueError(f"a match needs at least two agents, got {list(specs)}")
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
+    if explain and out is None:
+        raise ValueError("explain writes beside the game records: give an out folder too")
     for s in specs:
         make_agent(s)
     variant = get_variant(variant)
@@ -157,7 +174,7 @@ def run_tournament(
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
     pairs = list(combinations(range(len(specs)), 2))
-    results = _run(_tasks(specs, pairs, games, variant, seed, folder), workers)
+    results = _run(_tasks(specs, pairs, games, variant, seed, folder, explain), workers)
     matches = tuple(
         MatchResult(specs[i], specs[j], tuple(results[k * games:(k + 1) * games])) for k, (i, j) in enumerate(pairs)
     )
@@ -174,7 +191,7 @@ def run_tournament(
 
 def run_match(
     a_spec: str, b_spec: str, games: int, variant: Variant | str = "classic", seed: int = 0, workers: int = 1,
-    out: str | Path | None = None,
+    out: str | Path | None = None, explain: bool = False,
 ) -> MatchResult:
     """``games`` games between two agent specs, ``a`` Red in the even-numbered ones (see ``run_tournament``)."""
-    return run_tournament([a_spec, b_spec], games, variant, seed, workers, out).matches[0]
+    return run_tournament([a_spec, b_spec], games, variant, seed, workers, out, explain=explain).matches[0]

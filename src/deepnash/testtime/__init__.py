@@ -9,10 +9,10 @@ ties them together for the network agent, ``explain`` logs each decision and
 """
 
 from .config import LAYERS, TestTimeConfig, TestTimeOptionError, parse_options
-from .explain import DecisionLog, LayerEffect, format_decision
+from .explain import DecisionLog, LayerEffect, explain_to, format_decision
 from .layer import LayerStats, TestTimeLayer, TurnPlan
 
 __all__ = [
     "LAYERS", "DecisionLog", "LayerEffect", "LayerStats", "TestTimeConfig", "TestTimeLayer",
-    "TestTimeOptionError", "TurnPlan", "format_decision", "parse_options",
+    "TestTimeOptionError", "TurnPlan", "explain_to", "format_decision", "parse_options",
 ]

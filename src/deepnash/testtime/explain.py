@@ -98,3 +98,18 @@ def format_decision(log: DecisionLog, top: int = 5) -> str:
         removed = " removed " + ",".join(log._name(a) for a in e.removed) if e.removed else ""
         lines.append(f"  {e.layer}:{removed}{' ' + e.detail if e.detail else ''}")
     return "\n".join(lines)
+
+
+def explain_to(agent: object, write, as_json: bool = False) -> bool:
+    """Send every decision of ``agent`` to ``write(text)``: ``format_decision`` lines, or one JSON object
+    per line with ``as_json``.  Returns False (and does nothing) for agents that keep no decision log
+    (only the network agent does)."""
+    if not hasattr(agent, "on_decision"):
+        return False
+    if as_json:
+        import json
+
+        agent.on_decision = lambda log: write(json.dumps(log.to_dict()) + "\n")
+    else:
+        agent.on_decision = lambda log: write(format_decision(log) + "\n")
+    return True
