@@ -90,7 +90,8 @@ class DeepNashNet(nn.Module):
         """
         if obs.dim() != 4 or tuple(obs.shape[1:]) != (NUM_PLANES, 10, 10):
             raise ValueError(f"DeepNashNet expects observations [N, 82, 10, 10], got {list(obs.shape)}")
-        obs = obs.to(self.value_out.weight.dtype)
+        # channels-last activations: oneDNN's convolutions run about twice as fast on narrow layers
+        obs = obs.to(self.value_out.weight.dtype, memory_format=torch.channels_last)
         emb = self.torso(obs)
         phase = phases(obs)
         play = (phase != DEPLOY).to(obs.dtype)[:, None, None, None]

@@ -127,8 +127,12 @@ class RNaDLearner:
         traj = trajectory.to(self.device)
         chunks = _chunks(traj.length, chunk_size)
         point = self.schedule()
+        # The online network's pass over the last chunk keeps its graph: the gradient pass starts there.
         with torch.no_grad():
-            logits, _ = _evaluate_chunked(self.theta, traj, chunks)
+            head = [evaluate(self.theta, traj.observation[c], traj.valid[c])[0] for c in chunks[:-1]]
+        last = evaluate(self.theta, traj.observation[chunks[-1]], traj.valid[chunks[-1]])
+        with torch.no_grad():
+            logits = torch.cat([*head, last[0].detach()])
             _, value = _evaluate_chunked(self.theta_target, traj, chunks)
             pi, log_pi = legal_log_softmax(logits, traj.legal)
             log_reg = legal_log_softmax(_evaluate_chunked(self.theta_reg, traj, chunks)[0], traj.legal)[1]
@@ -148,7 +152,7 @@ class RNaDLearner:
             weights = step_weights([t.own for t in targets])
         loss_v = loss_pi = 0.0
         for c in reversed(chunks):
-            logits_c, value_c = evaluate(self.theta, traj.observation[c], traj.valid[c])
+            logits_c, value_c = last if c == chunks[-1] else evaluate(self.theta, traj.observation[c], traj.valid[c])
             lv = critic_loss(value_c, v_target[c], weights[c])
             lp = neurd_loss(logits_c, traj.legal[c], advantage[c], weights[c], cfg.neurd.beta)
             (lv + lp).backward()

@@ -127,10 +127,12 @@ class SelfPlay:
         if len(rows):
             obs = torch.from_numpy(env.obs[rows] if len(rows) < len(live) else env.obs).to(self.device)
             mask = torch.from_numpy(env.mask[rows]).to(self.device)
-            was_training = self.net.training
-            self.net.eval()
-            logits, _ = self.net(obs)
-            self.net.train(was_training)
+            if self.net.training:  # switching modes walks every submodule: only when needed
+                self.net.eval()
+                logits, _ = self.net(obs)
+                self.net.train()
+            else:
+                logits, _ = self.net(obs)
             probs = masked_log_policy(logits.float(), mask).exp()
             actions[rows] = torch.multinomial(probs, 1, generator=self.generator).squeeze(1).cpu().numpy()
             probs = probs.cpu().numpy()

@@ -25,7 +25,7 @@ class LocalGames:
     """Self-play inside the learner's process (``actors = 0``): games are played when asked for."""
 
     def __init__(self, net: nn.Module, cfg: TrainConfig, seed: int, device: torch.device):
-        self.net = copy.deepcopy(net).requires_grad_(False)
+        self.net = copy.deepcopy(net).requires_grad_(False).eval()
         self.selfplay = SelfPlay(self.net, cfg.variant, cfg.envs, seed, cfg.max_steps, device)
         self._spare: list[GameRecord] = []
 
@@ -52,7 +52,7 @@ class LocalGames:
 def _actor_main(index: int, cfg: TrainConfig, shared: nn.Module, version, lock, games, steps, seed: int,
                 parent: int) -> None:
     torch.set_num_threads(1)
-    net = copy.deepcopy(shared)
+    net = copy.deepcopy(shared).eval()
     seen = -1
     selfplay = SelfPlay(net, cfg.variant, cfg.envs, seed + 7919 * (index + 1), cfg.max_steps)
     counted = 0
