@@ -70,7 +70,7 @@ def serve(
     host: str = typer.Option("127.0.0.1", help="address to listen on"),
     port: int = typer.Option(8000, help="TCP port"),
 ) -> None:
-    """Play against an agent in the browser: serves the board page and its JSON API."""
+    """Play against an agent in the browser: serves the board page, its HTTP API and a WebSocket per game."""
     import uvicorn
 
     from .play.deploy import draw_human_setup

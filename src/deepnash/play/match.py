@@ -12,7 +12,7 @@ import numpy as np
 from ..agents.base import Agent, MoveRecord, PlayerView, push_recorded
 from ..agents.registry import AgentSpecError, make_agent
 from ..game import BattleResult, Game, Move, Variant, get_variant
-from ..game.errors import GameOverError
+from ..game.errors import GameOverError, IllegalMoveError
 from ..game.pieces import PIECE_NAMES, PLAYER_NAMES, NUM_TYPES
 
 
@@ -43,7 +43,7 @@ class HumanMatch:
         self.game = Game(self.variant, red, blue)
         self.history: list[MoveRecord] = []
         self._told = False
-        self._reply()
+        self.reply()
 
     # -- acting --------------------------------------------------------------
     def play(self, move: Move | str) -> list[MoveRecord]:
@@ -58,9 +58,22 @@ class HumanMatch:
             IllegalMoveError: the move is not legal now (the game is unchanged).
         """
         start = len(self.history)
-        self._push(move)
-        self._reply()
+        self.move(move)
+        self.reply()
         return self.history[start:]
+
+    def move(self, move: Move | str) -> MoveRecord:
+        """Play the person's ``move`` only; the agent answers when ``reply`` is called.
+
+        Raises:
+            InvalidMoveError: ``move`` is not two squares.
+            GameOverError: the game has ended.
+            IllegalMoveError: it is not the person's turn, or the move is not legal now (the game is unchanged).
+        """
+        if not self.game.is_over() and self.game.turn != self.human:
+            raise IllegalMoveError(f"it is {PLAYER_NAMES[self.game.turn]}'s turn, not yours")
+        self._push(move)
+        return self.history[-1]
 
     def resign(self) -> None:
         """The person gives up.
@@ -71,7 +84,8 @@ class HumanMatch:
         self.game.resign(self.human)
         self._tell_opponent()
 
-    def _reply(self) -> None:
+    def reply(self) -> None:
+        """Let the agent play until it is the person's turn or the game is over (no-op if it already is)."""
         while not self.game.is_over() and self.game.turn != self.human:
             p = self.game.turn
             self._push(self.opponent.act(PlayerView.of(self.game, p, tuple(self.history))))

@@ -1,19 +1,28 @@
 """``deepnash serve``: play any agent in a browser.
 
-A FastAPI app serving one static page (``static/``) and a JSON API.  The
-server is the only authority on each game; a game is reached by an
-unguessable token, acts only for the person's colour, and every reply is
-``state.public_state`` (the person's information state).  Bad requests get a
-4xx answer whose ``detail`` says what was wrong, and change nothing.
+A FastAPI app serving one static page (``static/``), a WebSocket per game and
+a little HTTP.  The server is the only authority on each game; a game is
+reached by an unguessable token, acts only for the person's colour, and every
+state it sends is ``state.public_state`` (the person's information state).
+Bad input is answered with an error that says what was wrong, and changes
+nothing.
 
-Endpoints:
-    ``GET /api/options``                       variants (piece counts, lakes, zones), opponent per variant, pool
-    ``POST /api/setup``                        ``{variant, color, source: random|pool}`` -> ``{placement: int[100]}``
-    ``POST /api/games``                        ``{variant, color, placement: int[100]}`` -> state with ``token``
-    ``GET /api/games/{token}``                 the state
-    ``POST /api/games/{token}/move``           ``{move: "b4-b5"}`` -> state
-    ``POST /api/games/{token}/resign``         -> state
-    ``GET /api/games/{token}/record``          Gravon XML, once the game is over
+HTTP:
+    ``GET /api/options``               variants (piece counts, lakes, zones), opponent per variant, pool
+    ``POST /api/setup``                ``{variant, color, source: random|pool}`` -> ``{placement: int[100]}``
+    ``GET /api/games/{token}/record``  Gravon XML, once the game is over
+
+WebSocket ``/ws`` (JSON text messages; one connection plays one game):
+    client -> server
+        ``{"type": "new", "variant", "color": "red"|"blue", "placement": int[100]}``  start a game
+        ``{"type": "join", "token"}``      take up a game again (after a reload or a dropped connection)
+        ``{"type": "move", "move": "b4-b5"}``
+        ``{"type": "resign"}``
+        ``{"type": "state"}``              ask for the state again
+    server -> client
+        ``{"type": "state", "token", ...public_state}``  after ``new``/``join``/``state``; after a
+            move twice: once with the person's move played, once with the agent's reply
+        ``{"type": "error", "error": text}``               the message was refused; nothing changed
 """
 
 from __future__ import annotations
@@ -22,13 +31,14 @@ import secrets
 import threading
 from collections import OrderedDict
 from importlib.resources import files
-from typing import Literal
+from typing import Annotated, Literal, Union
 
 import numpy as np
-from fastapi import FastAPI, HTTPException
+from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..agents.registry import make_agent
 from ..game.errors import StrategoError
@@ -48,22 +58,71 @@ class SetupRequest(BaseModel):
     source: Literal["random", "pool"] = "random"
 
 
-class NewGame(BaseModel):
-    variant: str = "classic"
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewGame(_Message):
+    type: Literal["new"]
+    variant: str = Field("classic", max_length=40)
     color: Literal["red", "blue"] = "red"
     placement: list[int] = Field(min_length=100, max_length=100)
 
 
-class MoveRequest(BaseModel):
+class Join(_Message):
+    type: Literal["join"]
+    token: str = Field(max_length=64)
+
+
+class MoveMessage(_Message):
+    type: Literal["move"]
     move: str = Field(max_length=20)
 
 
-class _Table:
-    """One game and the lock that serialises requests to it."""
+class Resign(_Message):
+    type: Literal["resign"]
 
-    def __init__(self, match: HumanMatch):
+
+class StateRequest(_Message):
+    type: Literal["state"]
+
+
+MESSAGE = TypeAdapter(Annotated[Union[NewGame, Join, MoveMessage, Resign, StateRequest], Field(discriminator="type")])
+
+
+class Refused(Exception):
+    """A client message that is answered with an error and changes nothing."""
+
+
+class _Table:
+    """One game, its token and the lock that serialises the work on it."""
+
+    def __init__(self, token: str, match: HumanMatch):
+        self.token = token
         self.match = match
         self.lock = threading.Lock()
+
+    def message(self) -> dict:
+        """The ``state`` message: the token and the person's information state (call under ``lock``)."""
+        return {"type": "state", "token": self.token, **public_state(self.match)}
+
+    def run(self, action) -> dict:
+        """``action(match)`` under the lock, then the state message; a ``StrategoError`` becomes ``Refused``."""
+        with self.lock:
+            try:
+                action(self.match)
+            except StrategoError as e:
+                raise Refused(str(e)) from None
+            return self.message()
+
+
+def _explain(error: ValidationError) -> str:
+    """One line per problem: ``placement: List should have at least 100 items``."""
+    parts = []
+    for e in error.errors(include_url=False):
+        where = ".".join(str(x) for x in e["loc"][1:])  # loc[0] is the message type
+        parts.append(f"{where}: {e['msg']}" if where else e["msg"])
+    return "malformed message: " + "; ".join(parts)
 
 
 def create_app(opponent: str | None = None, pool: SetupDraw | None = None, *, max_games: int = 256,
@@ -96,12 +155,30 @@ def create_app(opponent: str | None = None, pool: SetupDraw | None = None, *, ma
         except ValueError as e:
             raise HTTPException(400, str(e)) from None
 
-    def table(token: str) -> _Table:
+    def find(token: str) -> _Table | None:
         with guard:
-            t = tables.get(token)
-        if t is None:
-            raise HTTPException(404, "no game with this token (it may have expired)")
-        return t
+            return tables.get(token)
+
+    def new_table(msg: NewGame) -> _Table:
+        try:
+            variant = get_variant(msg.variant)
+        except ValueError as e:
+            raise Refused(str(e)) from None
+        human = COLORS[msg.color]
+        builder = SetupBuilder(variant, human)
+        with guard:
+            agent_seed = int(rng.integers(2**31))
+        try:
+            builder.load(np.asarray(msg.placement, dtype=np.int64))
+            match = HumanMatch(make_agent(specs[variant.name]), variant, human, builder.finish(), agent_seed)
+        except StrategoError as e:
+            raise Refused(f"placement: {e}") from None
+        table = _Table(secrets.token_urlsafe(24), match)
+        with guard:
+            tables[table.token] = table
+            while len(tables) > max_games:
+                tables.popitem(last=False)
+        return table
 
     @app.get("/", response_class=HTMLResponse)
     def index() -> str:
@@ -120,65 +197,68 @@ def create_app(opponent: str | None = None, pool: SetupDraw | None = None, *, ma
     def setup(req: SetupRequest) -> dict:
         variant = variant_of(req.variant)
         builder = SetupBuilder(variant, COLORS[req.color])
-        if req.source == "pool":
-            if pool is None:
-                raise HTTPException(404, "no pool of human setups on this server")
-            builder.load(pool(variant, COLORS[req.color], rng))
-        else:
-            builder.randomise(rng)
-        return {"placement": builder.placed.tolist()}
-
-    @app.post("/api/games")
-    def new_game(req: NewGame) -> dict:
-        variant = variant_of(req.variant)
-        human = COLORS[req.color]
-        builder = SetupBuilder(variant, human)
-        try:
-            builder.load(np.asarray(req.placement, dtype=np.int64))
-            match = HumanMatch(make_agent(specs[variant.name]), variant, human, builder.finish(), int(rng.integers(2**31)))
-        except StrategoError as e:
-            raise HTTPException(400, f"placement: {e}") from None
-        token = secrets.token_urlsafe(24)
         with guard:
-            tables[token] = _Table(match)
-            while len(tables) > max_games:
-                tables.popitem(last=False)
-        return {"token": token, **public_state(match)}
-
-    @app.get("/api/games/{token}")
-    def get_game(token: str) -> dict:
-        t = table(token)
-        with t.lock:
-            return public_state(t.match)
-
-    @app.post("/api/games/{token}/move")
-    def move(token: str, req: MoveRequest) -> dict:
-        t = table(token)
-        with t.lock:
-            try:
-                t.match.play(req.move)
-            except StrategoError as e:
-                raise HTTPException(400, str(e)) from None
-            return public_state(t.match)
-
-    @app.post("/api/games/{token}/resign")
-    def resign(token: str) -> dict:
-        t = table(token)
-        with t.lock:
-            try:
-                t.match.resign()
-            except StrategoError as e:
-                raise HTTPException(400, str(e)) from None
-            return public_state(t.match)
+            if req.source == "pool":
+                if pool is None:
+                    raise HTTPException(404, "no pool of human setups on this server")
+                builder.load(pool(variant, COLORS[req.color], rng))
+            else:
+                builder.randomise(rng)
+        return {"placement": builder.placed.tolist()}
 
     @app.get("/api/games/{token}/record")
     def record(token: str) -> Response:
-        t = table(token)
-        with t.lock:
-            if not t.match.game.is_over():
+        table = find(token)
+        if table is None:
+            raise HTTPException(404, "no game with this token (it may have expired)")
+        with table.lock:
+            if not table.match.game.is_over():
                 raise HTTPException(409, "the record shows the opponent's setup; it is available once the game is over")
-            xml = record_xml(t.match)
+            xml = record_xml(table.match)
         return Response(xml, media_type="application/xml",
                         headers={"Content-Disposition": 'attachment; filename="deepnash-game.xml"'})
+
+    async def handle(ws: WebSocket, table: _Table | None, text: str) -> _Table | None:
+        """Act on one client message and send the answers; returns the connection's game."""
+        msg = MESSAGE.validate_json(text)
+        if isinstance(msg, (NewGame, Join)):
+            if table is not None:
+                raise Refused("this connection already plays a game; open a new connection for another")
+            if isinstance(msg, NewGame):
+                table = await run_in_threadpool(new_table, msg)
+            elif (table := find(msg.token)) is None:
+                raise Refused("no game with this token (it may have expired)")
+            await ws.send_json(await run_in_threadpool(table.run, lambda m: None))
+            return table
+        if table is None:
+            raise Refused(f"no game on this connection: send 'new' or 'join' before '{msg.type}'")
+        if isinstance(msg, MoveMessage):
+            await ws.send_json(await run_in_threadpool(table.run, lambda m: m.move(msg.move)))
+            await ws.send_json(await run_in_threadpool(table.run, HumanMatch.reply))
+        elif isinstance(msg, Resign):
+            await ws.send_json(await run_in_threadpool(table.run, HumanMatch.resign))
+        else:
+            await ws.send_json(await run_in_threadpool(table.run, lambda m: None))
+        return table
+
+    @app.websocket("/ws")
+    async def play(ws: WebSocket) -> None:
+        await ws.accept()
+        table = None
+        try:
+            while True:
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    return
+                try:
+                    if frame.get("text") is None:
+                        raise Refused("send JSON text messages, not binary ones")
+                    table = await handle(ws, table, frame["text"])
+                except ValidationError as e:
+                    await ws.send_json({"type": "error", "error": _explain(e)})
+                except Refused as e:
+                    await ws.send_json({"type": "error", "error": str(e)})
+        except WebSocketDisconnect:
+            return
 
     return app

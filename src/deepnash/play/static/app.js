@@ -1,5 +1,5 @@
 // DeepNash play page: lobby, deployment, click-to-move play. The server is the authority;
-// this page only shows what /api returns and sends the person's choices.
+// this page only shows what /api and the game's WebSocket (/ws) send, and sends the person's choices.
 "use strict";
 
 const LABELS = ["F", "S", "2", "3", "4", "5", "6", "7", "8", "9", "10", "B"];
@@ -11,7 +11,8 @@ const $ = (id) => document.getElementById(id);
 const sqName = (sq) => FILES[sq % 10] + (Math.floor(sq / 10) + 1);
 
 const ui = { options: null, phase: "lobby", player: 0, variant: "classic",
-             placement: null, chosen: null, swapFrom: null, token: null, state: null, selected: null };
+             placement: null, chosen: null, swapFrom: null, token: null, state: null, selected: null,
+             ws: null, pending: false, retries: 0 };
 
 async function api(method, path, body) {
   const res = await fetch(path, { method, headers: { "Content-Type": "application/json" },
@@ -160,16 +161,64 @@ async function fetchSetup(source) {
   } catch (e) { say(e.message); }
 }
 
-async function startGame() {
-  try {
-    const data = await api("POST", "/api/games",
-                           { variant: ui.variant, color: SIDES[ui.player], placement: ui.placement });
-    ui.token = data.token;
+function startGame() {
+  connect({ type: "new", variant: ui.variant, color: SIDES[ui.player], placement: ui.placement });
+}
+
+// ---- the game's WebSocket: send the person's choices, show every state the server pushes ------
+const TOKEN_KEY = "deepnash-token";  // lets a reload take up the game again
+
+function connect(first) {
+  if (ui.ws) ui.ws.close();
+  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+  ui.ws = ws;
+  ws.onopen = () => ws.send(JSON.stringify(first));
+  ws.onmessage = (event) => { if (ws === ui.ws) onServer(JSON.parse(event.data)); };
+  ws.onclose = () => {
+    if (ws !== ui.ws || !ui.token || (ui.state && ui.state.over)) return;
+    if (ui.retries >= 5) { say("The connection to the server is lost; reload the page."); return; }
+    ui.retries += 1;
+    say("The connection to the server is lost; reconnecting…");
+    setTimeout(() => { if (ws === ui.ws) connect({ type: "join", token: ui.token }); }, 1000 * ui.retries);
+  };
+}
+
+function onServer(msg) {
+  ui.pending = false;
+  if (msg.type === "error") {
+    if (ui.phase === "lobby") sessionStorage.removeItem(TOKEN_KEY);  // a saved game that expired
+    say(msg.error);
+    if (ui.phase === "game") showGame(ui.state);
+    return;
+  }
+  ui.retries = 0;
+  ui.token = msg.token;
+  sessionStorage.setItem(TOKEN_KEY, msg.token);
+  if (ui.phase !== "game") {
+    ui.player = msg.you;
+    ui.variant = msg.variant;
     ui.selected = null;
-    say("");
+    $("opponent-name").textContent = "opponent: " + msg.opponent;
     showPhase("game");
-    showGame(data);
-  } catch (e) { say(e.message); }
+  }
+  say("");
+  showGame(msg);
+}
+
+function send(msg) {
+  if (ui.ws && ui.ws.readyState === WebSocket.OPEN) {
+    ui.ws.send(JSON.stringify(msg));
+    ui.pending = true;
+  } else say("Not connected to the server.");
+}
+
+function leaveGame() {
+  const ws = ui.ws;
+  ui.ws = ui.token = ui.state = null;
+  sessionStorage.removeItem(TOKEN_KEY);
+  if (ws) ws.close();
+  showPhase("lobby");
+  drawBoard(emptyCell);
 }
 
 // ---- play --------------------------------------------------------------------------------------
@@ -196,7 +245,8 @@ function showGame(state) {
     if (targets.has(sq)) classes.push("target");
     return { label, classes, title };
   });
-  $("status").textContent = state.over ? state.result : `Your move (${state.you_name})`;
+  const mine = state.turn === state.you;
+  $("status").textContent = state.over ? state.result : mine ? `Your move (${state.you_name})` : "The opponent is thinking…";
   $("last").textContent = state.last ? "Last move: " + state.last.text : "";
   const lost = (counts) => counts.map((n, t) => (n ? `${n}× ${NAMES[t]}` : "")).filter(Boolean).join(", ") || "none";
   $("lost-you").textContent = "You: " + lost(state.lost[state.you]);
@@ -215,24 +265,17 @@ function showGame(state) {
   if (state.over) dl.href = `/api/games/${ui.token}/record`;
 }
 
-async function onGameSquare(sq) {
+function onGameSquare(sq) {
   const state = ui.state;
-  if (state.over) return;
+  if (state.over || ui.pending) return;
   if (ui.selected !== null && state.legal.some(([f, t]) => f === ui.selected && t === sq)) {
     const move = sqName(ui.selected) + "-" + sqName(sq);
     ui.selected = null;
-    try {
-      showGame(await api("POST", `/api/games/${ui.token}/move`, { move }));
-      say("");
-    } catch (e) { say(e.message); showGame(state); }
+    send({ type: "move", move });
     return;
   }
   ui.selected = state.legal.some(([f]) => f === sq) ? sq : null;
   showGame(state);
-}
-
-async function resign() {
-  try { showGame(await api("POST", `/api/games/${ui.token}/resign`)); } catch (e) { say(e.message); }
 }
 
 function onSquare(sq) {
@@ -252,6 +295,9 @@ $("setup-random").addEventListener("click", () => fetchSetup("random"));
 $("setup-pool").addEventListener("click", () => fetchSetup("pool"));
 $("setup-clear").addEventListener("click", () => { ui.placement = Array(100).fill(-1); drawDeploy(); });
 $("start").addEventListener("click", startGame);
-$("resign").addEventListener("click", resign);
-$("again").addEventListener("click", () => { showPhase("lobby"); drawBoard(emptyCell); });
-loadOptions().catch((e) => say(e.message));
+$("resign").addEventListener("click", () => send({ type: "resign" }));
+$("again").addEventListener("click", leaveGame);
+loadOptions().then(() => {
+  const saved = sessionStorage.getItem(TOKEN_KEY);
+  if (saved) { ui.token = saved; connect({ type: "join", token: saved }); }
+}).catch((e) => say(e.message));
