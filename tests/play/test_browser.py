@@ -1,12 +1,14 @@
-"""The board page in headless Chromium (Selenium): deploy, play moves by clicking, check the board shown."""
+"""The board page in headless Chromium (Selenium): deploy, play moves by clicking over the WebSocket, check the board shown."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import threading
 import time
 
+import numpy as np
 import pytest
 import uvicorn
 from selenium import webdriver
@@ -65,12 +67,21 @@ def board_text(driver) -> dict[str, str]:
     return {c.get_attribute("id")[3:]: c.text for c in cells}
 
 
-def test_deploy_and_play_by_clicking(server, browser, tmp_path):
+def name(sq: int) -> str:
+    return f"{'abcdefghij'[sq % 10]}{sq // 10 + 1}"
+
+
+def test_deploy_and_play_by_clicking(server, browser):
+    """Deploys, plays moves by clicking, checks the board, reloads into the same game and resigns.
+
+    With ``DEEPNASH_SCREENSHOT=docs/board.png`` it plays longer and saves the page there (the README's picture).
+    """
     app, url = server
+    shot = os.environ.get("DEEPNASH_SCREENSHOT")
     wait = WebDriverWait(browser, 10)
     browser.get(url + "/")
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#variant option"))
-    browser.find_element(By.CSS_SELECTOR, "#variant option[value=barrage]").click()
+    browser.find_element(By.CSS_SELECTOR, "#variant option[value=classic]").click()
     browser.find_element(By.ID, "new-game").click()
 
     # Click-to-place one piece, then let the server fill in a random setup.
@@ -81,37 +92,47 @@ def test_deploy_and_play_by_clicking(server, browser, tmp_path):
     browser.find_element(By.ID, "setup-random").click()
     wait.until(lambda d: d.find_element(By.ID, "start").get_attribute("disabled") is None)
     deployed = {k: v for k, v in board_text(browser).items() if v}
-    assert len(deployed) == 8 and all(int(k[1:]) <= 4 for k in deployed)
+    assert len(deployed) == 40 and all(int(k[1:]) <= 4 for k in deployed)
     browser.find_element(By.ID, "start").click()
     wait.until(lambda d: "Your move" in d.find_element(By.ID, "status").text)
 
-    (match,) = [t.match for t in app.state.tables.values()]
-    for n in range(3):
+    (table,) = app.state.tables.values()
+    match = table.match
+    rng = np.random.default_rng(3)
+    for _ in range(40 if shot else 3):
         before = match.game.ply
-        move = match.view().legal_moves[0]
-        names = [f"{'abcdefghij'[sq % 10]}{sq // 10 + 1}" for sq in move]
-        cell(browser, names[0]).click()
-        assert "selected" in cell(browser, names[0]).get_property("className")
-        assert "target" in cell(browser, names[1]).get_property("className")
-        cell(browser, names[1]).click()
+        moves = match.view().legal_moves
+        move = moves[int(rng.integers(len(moves)))]
+        cell(browser, name(move.from_sq)).click()
+        assert "selected" in cell(browser, name(move.from_sq)).get_property("className")
+        assert "target" in cell(browser, name(move.to_sq)).get_property("className")
+        cell(browser, name(move.to_sq)).click()
         wait.until(lambda d, b=before: match.game.ply > b and d.execute_script("return ui.state.ply") == match.game.ply)
-        if n == 0:
-            browser.save_screenshot(str(tmp_path / "board.png"))
         if match.game.is_over():
             break
+    if shot:
+        browser.find_element(By.TAG_NAME, "body").screenshot(shot)
 
     # The board shown is the person's information state, square by square.
     view = match.view()
     shown = board_text(browser)
     labels = ["F", "S", "2", "3", "4", "5", "6", "7", "8", "9", "10", "B"]
     for sq in range(100):
-        name = f"{'abcdefghij'[sq % 10]}{sq // 10 + 1}"
         owner, t = int(view.owner[sq]), int(view.types[sq])
         want = "" if owner in (-1, 2) else ("?" if t == 12 else labels[t])
-        assert shown[name] == want, (name, shown[name], want)
-    last = match.last.move
-    for sq in last:
-        assert "last" in cell(browser, f"{'abcdefghij'[sq % 10]}{sq // 10 + 1}").get_property("className")
+        assert shown[name(sq)] == want, (name(sq), shown[name(sq)], want)
+    for sq in match.last.move:
+        assert "last" in cell(browser, name(sq)).get_property("className")
     history = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#history li")]
     assert history == [text for text in browser.execute_script("return ui.state.history")]
     assert len(history) == match.game.ply
+
+    # A reload takes up the same game over a new WebSocket; resigning ends it and offers the record.
+    browser.refresh()
+    wait.until(lambda d: d.execute_script("return ui.state && ui.state.ply") == match.game.ply)
+    assert board_text(browser) == shown and len(app.state.tables) == 1
+    browser.find_element(By.ID, "resign").click()
+    wait.until(lambda d: "You lost (resignation)" in d.find_element(By.ID, "status").text)
+    assert match.game.is_over()
+    link = browser.find_element(By.ID, "download").get_attribute("href")
+    assert link.endswith(f"/api/games/{table.token}/record")
