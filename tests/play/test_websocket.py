@@ -8,12 +8,11 @@ import json
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
+from play_helpers import snapshot
 
 from deepnash.game import random_deployment
 from deepnash.play.state import public_state
 from deepnash.play.web import create_app
-
-from play_helpers import snapshot
 
 FILES = "abcdefghij"
 

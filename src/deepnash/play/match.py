@@ -13,7 +13,7 @@ from ..agents.base import Agent, MoveRecord, PlayerView, push_recorded
 from ..agents.registry import AgentSpecError, make_agent
 from ..game import BattleResult, Game, Move, Variant, get_variant
 from ..game.errors import GameOverError, IllegalMoveError
-from ..game.pieces import PIECE_NAMES, PLAYER_NAMES, NUM_TYPES
+from ..game.pieces import NUM_TYPES, PIECE_NAMES, PLAYER_NAMES
 
 
 class HumanMatch:

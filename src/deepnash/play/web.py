@@ -31,7 +31,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from importlib.resources import files
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 import numpy as np
 from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
@@ -87,7 +87,7 @@ class StateRequest(_Message):
     type: Literal["state"]
 
 
-MESSAGE = TypeAdapter(Annotated[Union[NewGame, Join, MoveMessage, Resign, StateRequest], Field(discriminator="type")])
+MESSAGE = TypeAdapter(Annotated[NewGame | Join | MoveMessage | Resign | StateRequest, Field(discriminator="type")])
 
 
 class Refused(Exception):
