@@ -10,6 +10,7 @@ from deepnash.agents.base import push_recorded
 from deepnash.agents.registry import make_agent
 from deepnash.arena import referee_game, run_match
 from deepnash.game import BARRAGE, CLASSIC, Game
+from deepnash.game import kernels as K
 
 BOTS = ["random", "greedy", "cautious", "montecarlo:samples=4,depth=8", "mcts:sims=16,determinizations=2"]
 
@@ -73,3 +74,30 @@ def test_greedy_beats_random_clearly():
 def test_montecarlo_beats_random():
     m = run_match("montecarlo:samples=6,depth=10", "random", 8, BARRAGE, seed=2)
     assert m.wins / 8 >= 0.75, m.to_dict()
+
+
+STALL = """
+10 .. .. .. .. .. .. .. .. bM bF
+ 9 .. .. .. .. .. .. .. .. .. b9
+ 8 .. .. .. .. .. .. .. .. .. ..
+ 7 .. .. .. .. .. .. .. .. .. ..
+ 6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+ 5 .. .. ~~ ~~ bB .. ~~ ~~ .. ..
+ 4 .. .. .. .. r3 .. .. .. .. ..
+ 3 .. .. .. .. .. .. .. .. .. ..
+ 2 .. .. .. .. .. .. .. .. .. ..
+ 1 rF .. .. .. .. .. .. .. .. ..
+   a  b  c  d  e  f  g  h  i  j
+"""
+
+
+@pytest.mark.parametrize("quiet_moves, attacks", [(0, False), (99, False), (100, True), (150, True)])
+def test_greedy_takes_an_even_gamble_only_as_the_no_attack_draw_nears(quiet_moves, attacks):
+    # Red's Miner faces an unmoved, unknown piece: Bomb or Flag (Miner wins) or Marshal or
+    # General (Miner loses), even odds. Not favourable, so only a stalling greedy bot attacks.
+    game = Game.from_diagram(STALL, CLASSIC.with_rules(piece_counts=(1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1)))
+    game.state.meta[0, K.M_SINCE_ATTACK] = quiet_moves
+    bot = make_agent("greedy")
+    bot.reset(game.variant, 0, seed=1)
+    move = bot.act(PlayerView.of(game, 0))
+    assert (move == (34, 44)) == attacks  # e4xe5

@@ -25,6 +25,9 @@ from .registry import register_agent
 from .setups import guarded_deployment
 from .beliefs import FIGHT, PIECE_VALUE, fight_odds, threat_odds, type_distributions
 
+#: Share of the no-attack draw limit after which the greedy bot takes any attack that can win.
+STALL_FRACTION = 0.5
+
 _ROWS = np.arange(100) // 10
 _COLS = np.arange(100) % 10
 
@@ -77,9 +80,10 @@ class GreedyAgent(HeuristicAgent):
             a = int(view.types[f])
             if view.owner[t] == 1 - view.player:
                 win, _, loss = fight_odds(a, dist[t])
-                # Favourable attacks (win > loss), and any attack on an intruder next to the
-                # Flag, rank above every quiet move.
-                good = win > loss or (_near_flag(view, t) and loss < 1.0)
+                # Favourable attacks (win > loss), any attack on an intruder next to the Flag, and,
+                # once the no-attack draw limit nears, any attack that can win, rank above every quiet move.
+                stalling = view.moves_since_attack >= STALL_FRACTION * view.variant.max_moves_without_attack
+                good = win > loss or (_near_flag(view, t) and loss < 1.0) or (stalling and win > 0)
                 out[i] = (10.0 if good else -10.0) + win - loss + 2.0 * dist[t, FLAG]
             else:
                 approach = _nearest(f, enemies) - _nearest(t, enemies)
