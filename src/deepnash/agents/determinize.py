@@ -27,7 +27,8 @@ def sample_hidden(view: PlayerView, rng: np.random.Generator, weights: np.ndarra
     Args:
         view: the player's view.
         rng: the random generator.
-        weights: optional ``float[100, 12]`` positive weights of each type on each square.
+        weights: optional ``float[100, 12]`` positive weights of each type on each square,
+            applied to unmoved pieces (e.g. ``setup_stats.deployment_weights``).
 
     Raises:
         ValueError: inconsistent public information (see ``beliefs.hidden_counts``),
@@ -46,8 +47,8 @@ def sample_hidden(view: PlayerView, rng: np.random.Generator, weights: np.ndarra
     for squares, allowed in ((moved, ~IMMOVABLE), (still, np.ones(12, dtype=bool))):
         for sq in squares:
             p = np.where(allowed, left, 0.0)
-            if weights is not None:
-                p = p * weights[sq]
+            if weights is not None and not view.moved[sq]:
+                p = p * weights[sq]  # setup statistics speak of pieces still where they were deployed
             t = int(rng.choice(12, p=p / p.sum()))
             out[sq] = t
             left[t] -= 1

@@ -35,6 +35,7 @@ from .determinize import determinize
 from .heuristic import CautiousAgent
 from .registry import register_agent
 from .rollout import copy_slot, rollout_value
+from .setup_stats import deployment_weights
 from .setups import guarded_deployment
 
 
@@ -81,13 +82,15 @@ class MCTSAgent(SeededBot):
         depth: moves per continuation.
         c: PUCT exploration constant.
         width: children kept per node after pruning.
+        setup_stats: sample the opponent's unmoved hidden pieces with the human (Gravon) setup
+            statistics (``setup_stats.deployment_weights``) instead of uniformly.
     """
 
     name = "mcts"
     deploy = staticmethod(guarded_deployment)
 
     def __init__(self, sims: int = 200, determinizations: int = 4, rollouts: int = 9, depth: int = 5,
-                 c: float = 0.2, width: int = 5):
+                 c: float = 0.2, width: int = 5, setup_stats: bool = True):
         if sims < 1 or determinizations < 1 or rollouts < 1 or depth < 0 or width < 1 or c < 0:
             raise ValueError("mcts: sims, determinizations, rollouts and width must be >= 1, depth and c >= 0")
         self.sims, self.determinizations = sims, determinizations
@@ -95,6 +98,12 @@ class MCTSAgent(SeededBot):
         self.rollouts, self.depth, self.c, self.width = rollouts, depth, c, width
         self._root_scorer = CautiousAgent()
         self._moves = np.empty((K.MAX_MOVES, 2), dtype=np.int16)
+        self.setup_stats = setup_stats
+        self._weights: np.ndarray | None = None
+
+    def reset(self, variant, player: int, seed: int | None = None) -> None:
+        super().reset(variant, player, seed)
+        self._weights = deployment_weights(variant, 1 - player) if self.setup_stats else None
 
 
     def act(self, view: PlayerView) -> Move:
@@ -116,7 +125,7 @@ class MCTSAgent(SeededBot):
         return view.legal_moves[int(keep[best[np.argmax(q[best])]])]
 
     def _search(self, view: PlayerView, keep: np.ndarray, prior: np.ndarray, sims: int):
-        s = determinize(view, self._rng, 1, extra_slots=sims + 2)
+        s = determinize(view, self._rng, 1, extra_slots=sims + 2, weights=self._weights)
         arrays = (s.board, s.flags, s.meta, s.hist, s.zob, s.chase)
         work = sims + 1
         root = _Node(0, view.player, False)
