@@ -2,7 +2,8 @@
 
 The R-NaD hyperparameters live in ``rnad.RNaDConfig`` (defaults: the paper's
 Table 3); the CPU presets change only what a run of minutes on one core needs:
-a larger learning rate, a faster target average and short R-NaD iterations.
+a larger learning rate, a weaker reward transform, a faster target average
+and short R-NaD iterations.
 """
 
 from __future__ import annotations
@@ -78,13 +79,17 @@ class TrainConfig:
         return cls(**{**d, "rnad": rnad})
 
 
-#: R-NaD settings for runs of minutes to hours on a CPU (paper values elsewhere).
-_CPU_RNAD = RNaDConfig(adam=AdamConfig(learning_rate=3e-4), gamma_avg=0.01,
-                       schedule=ScheduleConfig(sizes=(100,), repeats=(1,)), batch_size=8)
+#: R-NaD settings for runs of minutes to an hour on a CPU (paper values elsewhere): a 40x larger
+#: learning rate, a weaker reward transform (eta 0.05: 0.2 holds the policy near uniform for the few
+#: hundred updates a CPU hour gives), a target network averaging over ~20 updates and 50-update
+#: R-NaD iterations so the regularisation policy follows the learned one.  Chosen by short runs on a
+#: 2-core CPU (src/deepnash/data/shipped/barrage/TRAINING.md).
+_CPU_RNAD = RNaDConfig(adam=AdamConfig(learning_rate=2e-3), eta=0.05, gamma_avg=0.05,
+                       schedule=ScheduleConfig(sizes=(50,), repeats=(1,)), batch_size=8)
 
 #: ``deepnash train --preset NAME``.
 TRAIN_PRESETS: dict[str, TrainConfig] = {
-    "tiny": TrainConfig(net="tiny", rnad=_CPU_RNAD),
+    "tiny": TrainConfig(net="tiny", chunk=1024, rnad=_CPU_RNAD),
     "small": TrainConfig(net="small", envs=32, batch_games=8, chunk=256, rnad=_CPU_RNAD),
     "paper": TrainConfig(net="paper", envs=256, batch_games=768, chunk=64, max_steps=3600,
                          queue_games=2048, checkpoint_minutes=30.0, eval_minutes=60.0),
