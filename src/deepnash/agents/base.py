@@ -85,15 +85,49 @@ class PlayerView:
         )
 
 
+#: Where a built-in bot's setup comes from (agent spec option ``setup=...``).
+SETUP_SOURCES = ("own", "random", "guarded", "human")
+
+
+def draw_setup(source: str, variant: Variant, player: int, rng: np.random.Generator) -> np.ndarray:
+    """A setup ``int8[100]`` for ``player`` from ``source``: ``random`` (uniform legal), ``guarded``
+    (Flag on the back row behind Bombs, the rest random) or ``human`` (a Gravon setup from
+    ``env.setups.human_pool``, rotated for Blue).
+
+    Raises:
+        ValueError: an unknown source, or no human setups for the variant.
+    """
+    if source == "random":
+        return random_deployment(variant, player, rng)
+    if source == "guarded":
+        from .setups import guarded_deployment
+
+        return guarded_deployment(variant, player, rng)
+    if source == "human":
+        from ..env.setups import human_pool
+
+        setups = human_pool(variant).setups
+        red = setups[int(rng.integers(len(setups)))]
+        return red.copy() if player == 0 else red[::-1].copy()
+    raise ValueError(f"unknown setup source {source!r}; choose one of {', '.join(SETUP_SOURCES[1:])}")
+
+
 class SeededBot:
     """Plumbing shared by the built-in bots: a generator seeded by ``reset``, the variant and colour,
-    a setup from ``deploy`` and nothing to do at the end of a game. Subclasses implement ``act``."""
+    a setup and nothing to do at the end of a game. Subclasses implement ``act``.
+
+    Args:
+        setup: ``own`` (the bot's ``deploy``), or a ``draw_setup`` source: ``random``, ``guarded``, ``human``.
+    """
 
     name = "bot"
-    #: ``deploy(variant, player, rng) -> int8[100]``: how the bot sets up (random legal by default).
+    #: ``deploy(variant, player, rng) -> int8[100]``: the bot's own way to set up (random legal by default).
     deploy = staticmethod(random_deployment)
 
-    def __init__(self) -> None:
+    def __init__(self, setup: str = "own") -> None:
+        if setup not in SETUP_SOURCES:
+            raise ValueError(f"setup={setup!r}: choose one of {', '.join(SETUP_SOURCES)}")
+        self.setup = setup
         self._rng = np.random.default_rng()
         self._variant: Variant | None = None
         self._player = 0
@@ -104,7 +138,9 @@ class SeededBot:
         self._player = player
 
     def choose_setup(self) -> np.ndarray:
-        return self.deploy(self._variant, self._player, self._rng)
+        if self.setup == "own":
+            return self.deploy(self._variant, self._player, self._rng)
+        return draw_setup(self.setup, self._variant, self._player, self._rng)
 
     def game_over(self, outcome: Outcome, view: PlayerView) -> None:
         pass

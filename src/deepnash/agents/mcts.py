@@ -84,17 +84,18 @@ class MCTSAgent(SeededBot):
         width: children kept per node after pruning.
         setup_stats: sample the opponent's unmoved hidden pieces with the human (Gravon) setup
             statistics (``setup_stats.deployment_weights``) instead of uniformly.
+        setup: where its setups come from (``base.SeededBot``).
     """
 
     name = "mcts"
     deploy = staticmethod(guarded_deployment)
 
     def __init__(self, sims: int = 200, determinizations: int = 4, rollouts: int = 9, depth: int = 5,
-                 c: float = 0.2, width: int = 5, setup_stats: bool = True):
+                 c: float = 0.2, width: int = 5, setup_stats: bool = True, setup: str = "own"):
         if sims < 1 or determinizations < 1 or rollouts < 1 or depth < 0 or width < 1 or c < 0:
             raise ValueError("mcts: sims, determinizations, rollouts and width must be >= 1, depth and c >= 0")
         self.sims, self.determinizations = sims, determinizations
-        super().__init__()
+        super().__init__(setup)
         self.rollouts, self.depth, self.c, self.width = rollouts, depth, c, width
         self._root_scorer = CautiousAgent()
         self._moves = np.empty((K.MAX_MOVES, 2), dtype=np.int16)

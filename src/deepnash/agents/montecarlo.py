@@ -29,16 +29,17 @@ class MonteCarloAgent(SeededBot):
         samples: determinisations per decision.
         rollouts: random continuations per (move, determinisation).
         depth: moves per continuation (the seed used 10-50 turns).
+        setup: where its setups come from (``base.SeededBot``).
     """
 
     name = "montecarlo"
     deploy = staticmethod(guarded_deployment)
 
-    def __init__(self, samples: int = 20, rollouts: int = 1, depth: int = 20):
+    def __init__(self, samples: int = 20, rollouts: int = 1, depth: int = 20, setup: str = "own"):
         if samples < 1 or rollouts < 1 or depth < 0:
             raise ValueError(f"montecarlo: samples and rollouts must be >= 1 and depth >= 0, "
                              f"got {samples}, {rollouts}, {depth}")
-        super().__init__()
+        super().__init__(setup)
         self.samples, self.rollouts, self.depth = samples, rollouts, depth
 
     def act(self, view: PlayerView) -> Move:
