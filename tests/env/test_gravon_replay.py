@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from deepnash.env import SetupPool, VectorEnv, move_to_actions
-from deepnash.env.setups import field_setups
+from deepnash.notation.field import field_placements
 from deepnash.game import RecordError
 from deepnash.notation.gravon import ResultType, read_records
 from deepnash.notation.replay import record_variant, replay
@@ -23,7 +23,7 @@ ARCHIVES = sorted(Path("/work/shared/data/gravon").glob("*.zip")) or sorted(
 
 
 def replay_through_env(record, variant):
-    red, blue = field_setups(record.field)
+    red, blue = field_placements(record.field)
     env = VectorEnv(1, variant, setups=(SetupPool(variant, red[None]), SetupPool(variant, blue[::-1][None])),
                     observe=False, auto_reset=False)
     ended_at = None

@@ -75,27 +75,14 @@ def source_code(source: SetupSource, variant: Variant) -> int:
     return codes[source]
 
 
-def field_setups(field: str) -> tuple[np.ndarray, np.ndarray]:
-    """Red's and Blue's setups of a 100-letter Gravon field (``notation.field``), each ``int8[100]``
-    piece types on absolute squares (-1 elsewhere).
-
-    Raises:
-        ValueError: a field that ``notation.field.parse_field`` rejects.
-    """
-    from ..notation.field import parse_field
-
-    board = parse_field(field).astype(np.int16)
-    red = np.where((board >= 1) & (board <= 12), board - 1, -1).astype(np.int8)
-    blue = np.where(board >= 13, board - 13, -1).astype(np.int8)
-    return red, blue
-
-
 def pool_from_fields(fields: Iterable[str], variant: Variant) -> SetupPool:
     """A pool of the distinct setups of both players (Blue's rotated onto Red's squares) in Gravon
     fields; setups that are not legal for ``variant`` are skipped."""
+    from ..notation.field import field_placements
+
     rows = []
     for field in fields:
-        red, blue = field_setups(field)
+        red, blue = field_placements(field)
         for s in (red, blue[::-1]):
             try:
                 SetupPool(variant, s[None, :])
