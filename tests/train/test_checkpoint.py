@@ -84,3 +84,26 @@ def test_no_checkpoint_and_bad_pointer(tmp_path):
     (tmp_path / "latest").write_text("../../etc\n")
     with pytest.raises(CheckpointError, match="not a checkpoint directory"):
         resolve(tmp_path)
+
+
+def test_export_keeps_one_network_and_the_training_metadata(tmp_path):
+    from deepnash.agents.network_agent import load_network
+    from deepnash.nn import DeepNashNet, get_preset
+    from deepnash.train.checkpoint import export_agent
+
+    nets = {name: DeepNashNet(get_preset("tiny")).state_dict() for name in ("online", "target")}
+    meta = {"net": get_preset("tiny").to_dict(), "counters": {"learner_step": 7}, "optimizer": {"big": 1}}
+    save_checkpoint(tmp_path / "run", 7, {**nets, "optimizer": {"m": torch.zeros(3)}}, meta)
+    path = export_agent(tmp_path / "run", tmp_path / "agent", weights="target")
+    ck = load_checkpoint(tmp_path / "agent")
+    assert ck.path == path and set(ck.groups) == {"online"} and path.name == "ckpt-00000007"
+    assert "optimizer" not in ck.meta and ck.meta["exported_from"]["weights"] == "target"
+    net, _ = load_network(tmp_path / "agent")
+    for k, v in net.state_dict().items():
+        assert torch.equal(v, nets["target"][k]), k
+    with pytest.raises(FileExistsError):
+        export_agent(tmp_path / "run", tmp_path / "agent")
+    with pytest.raises(CheckpointError, match="no 'reg' network"):
+        export_agent(tmp_path / "run", tmp_path / "other", weights="reg")
+    with pytest.raises(CheckpointError, match="no 'optimizer' network"):
+        export_agent(tmp_path / "run", tmp_path / "other", weights="optimizer")

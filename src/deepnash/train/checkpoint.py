@@ -219,3 +219,34 @@ def join_tensors(skeleton, tensors: dict[str, torch.Tensor]):
     if isinstance(skeleton, list):
         return [join_tensors(v, tensors) for v in skeleton]
     return skeleton
+
+
+def export_agent(src: str | Path, dst: str | Path, weights: str = "online") -> Path:
+    """Write one network of a training checkpoint as a compact agent checkpoint (for ``checkpoint:DIR``).
+
+    The export holds the ``weights`` network under ``online`` and the source's metadata minus the
+    optimiser skeleton: about a fiftieth of a training checkpoint, with the same atomic write and
+    SHA-256 manifest.  Its counters and config say how the network was trained.
+
+    Args:
+        src: a run directory (its latest checkpoint) or a checkpoint directory.
+        dst: the agent's directory (created; must not already hold a checkpoint).
+        weights: which network: ``online`` (the one self-play uses), ``target``, ``reg``...
+
+    Returns:
+        The written checkpoint directory (inside ``dst``).
+
+    Raises:
+        CheckpointError: ``src`` is missing or corrupt, or lacks ``weights``.
+        FileExistsError: ``dst`` already holds a checkpoint.
+    """
+    ck = load_checkpoint(src)
+    if weights not in ck.groups or weights in ("optimizer", "rng"):
+        stored = sorted(k for k in ck.groups if k not in ("optimizer", "rng"))
+        raise CheckpointError(f"{ck.path}: no {weights!r} network (stored: {', '.join(stored)})")
+    if (Path(dst) / LATEST).exists():
+        raise FileExistsError(f"{dst} already holds a checkpoint")
+    meta = {k: v for k, v in ck.meta.items() if k != "optimizer"}
+    meta["exported_from"] = {"checkpoint": ck.path.name, "weights": weights}
+    step = int(meta.get("counters", {}).get("learner_step", 0))
+    return save_checkpoint(dst, step, {"online": ck.groups[weights]}, meta, keep=1)
