@@ -1,4 +1,5 @@
-"""The board in a terminal, drawn with rich from the person's information state only.
+"""The board in a terminal, drawn with rich: a game being played from the person's information state
+only, a finished game's record with every piece.
 
 Own pieces show their rank on their colour; opponent pieces show ``?`` while
 hidden (``?m`` once they have moved) and their rank once revealed; lakes are
@@ -7,10 +8,12 @@ hidden (``?m`` once they have moved) and their rank once revealed; lakes are
 
 from __future__ import annotations
 
+import numpy as np
 from rich.console import Group
 from rich.text import Text
 
 from ..agents.base import UNKNOWN, MoveRecord, PlayerView
+from ..game.kernels import EMPTY, LAKE
 from ..game.pieces import PIECE_LABELS, PIECE_NAMES, PLAYER_NAMES
 from ..game.squares import FILES
 from .deploy import SetupBuilder
@@ -60,6 +63,27 @@ def play_board(view: PlayerView, last: MoveRecord | None = None) -> Text:
             cells.append((PIECE_LABELS[t], SIDE_STYLE[owner]))
     hl = {last.move.from_sq, last.move.to_sq} if last else set()
     return _grid(cells, view.player, hl)
+
+
+def record_board(board: np.ndarray, revealed: np.ndarray, last: MoveRecord | None = None) -> Text:
+    """A position of a finished game, every piece shown, Red at the bottom.
+
+    Args:
+        board: ``int8[100]`` board codes (``kernels``: 0 empty, -1 lake, ``1 + 12*player + type``).
+        revealed: ``bool[100]``: pieces their opponent knows get a ``*``.
+        last: the move that led here, highlighted.
+    """
+    cells = []
+    for sq in range(100):
+        v = int(board[sq])
+        if v == LAKE:
+            cells.append(("~~", LAKE_STYLE))
+        elif v == EMPTY:
+            cells.append(("·", EMPTY_STYLE))
+        else:
+            cells.append((PIECE_LABELS[(v - 1) % 12] + ("*" if revealed[sq] else ""), SIDE_STYLE[(v - 1) // 12]))
+    hl = {last.move.from_sq, last.move.to_sq} if last else set()
+    return _grid(cells, 0, hl)
 
 
 def setup_board(builder: SetupBuilder) -> Text:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 from rich.console import Console, RenderableType
@@ -204,8 +205,20 @@ class PlaySession:
         return Reply("Goodbye.", done=True)
 
 
-def run(session: PlaySession, read: Callable[[str], str] = input, console: Console | None = None) -> None:
-    """Drive ``session`` from ``read(prompt)`` (``input`` by default), printing to ``console``, until it is done or input ends."""
+class Session(Protocol):
+    """What ``run`` drives: ``PlaySession``, or ``viewer.ReplaySession``."""
+
+    @property
+    def prompt(self) -> str: ...
+
+    def welcome(self) -> Reply: ...
+
+    def handle(self, line: str) -> Reply: ...
+
+
+def run(session: Session, read: Callable[[str], str] = input, console: Console | None = None) -> None:
+    """Drive ``session`` from ``read(prompt)`` (``input`` by default), printing to ``console``, until it is
+    done or input ends (which counts as ``quit``)."""
     console = console or Console(highlight=False)
 
     def show(reply: Reply) -> None:
