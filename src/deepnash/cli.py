@@ -66,7 +66,9 @@ def play(
 
 @app.command("serve")
 def serve(
-    opponent: str = typer.Option(None, help="agent spec the browser plays (default: shipped, else random)"),
+    opponent: str = typer.Option(None, help="agent spec of the default opponent (default: shipped, else random)"),
+    allow: list[str] = typer.Option(None, help="an opponent spec the browser may pick (repeat it; default: the "
+                                    "built-in bots, and shipped weights where they exist)"),
     host: str = typer.Option("127.0.0.1", help="address to listen on"),
     port: int = typer.Option(8000, help="TCP port"),
 ) -> None:
@@ -77,7 +79,7 @@ def serve(
     from .play.web import create_app
 
     try:
-        web_app = create_app(opponent, draw_human_setup)
+        web_app = create_app(opponent, draw_human_setup, allow=allow)
     except ValueError as e:
         raise typer.BadParameter(str(e)) from None
     typer.echo(f"Open http://{host}:{port}/ to play.")
@@ -288,6 +290,29 @@ def build_setup_pool(
         typer.echo(json.dumps({"out": target, "setups": counts}))
     else:
         typer.echo(f"{target}: " + ", ".join(f"{n} {v} setups" for v, n in counts.items()))
+
+
+@app.command("replay")
+def replay_record(
+    file: str = typer.Argument(..., help="a Gravon .xml record (ours or gravon.de's), or a .zip archive of them"),
+    game: str = typer.Option(None, help="in a .zip: a member's name or 1-based index; in an .xml of several games: an index"),
+    as_json: bool = typer.Option(False, "--json", help="print every frame as one JSON object (as the browser gets it)"),
+) -> None:
+    """Step through a recorded game with every piece shown: Enter/next, prev, N (jump), first, last, quit."""
+    from .game.errors import RecordError
+    from .play.frames import load_record, record_frames
+    from .play.terminal import run
+    from .play.viewer import ReplaySession
+
+    try:
+        frames = record_frames(load_record(file, game))
+    except (RecordError, OSError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+    if as_json:
+        typer.echo(json.dumps(frames.as_json()))
+        return
+    run(ReplaySession(frames))
 
 
 def main() -> None:  # pragma: no cover - console entry point

@@ -1,4 +1,5 @@
-"""The board page in headless Chromium (Selenium): deploy, play moves by clicking over the WebSocket, check the board shown."""
+"""The board page in headless Chromium (Selenium): deploy, play moves by clicking over the WebSocket, check the board
+shown; pick an opponent in the lobby; step through an uploaded record."""
 
 from __future__ import annotations
 
@@ -15,6 +16,9 @@ from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from deepnash.play.frames import load_record, record_frames
+from deepnash.play.match import describe_move
+from deepnash.play.record import record_xml
 from deepnash.play.web import create_app
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -136,3 +140,50 @@ def test_deploy_and_play_by_clicking(server, browser):
     assert match.game.is_over()
     link = browser.find_element(By.ID, "download").get_attribute("href")
     assert link.endswith(f"/api/games/{table.token}/record")
+
+
+def test_lobby_picks_the_opponent_and_a_replay_steps_through_the_record(server, browser, tmp_path):
+    """Picks Barrage and the greedy bot in the lobby, resigns, then uploads that game's record and steps through it."""
+    app, url = server
+    wait = WebDriverWait(browser, 10)
+    browser.get(url + "/")
+    browser.execute_script("sessionStorage.clear()")  # no game to take up again
+    browser.refresh()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#opponent option"))
+    browser.find_element(By.CSS_SELECTOR, "#variant option[value=barrage]").click()
+    offered = [o.get_attribute("value") for o in browser.find_elements(By.CSS_SELECTOR, "#opponent option")]
+    assert offered == app.state.choices["barrage"] and "greedy" in offered
+    browser.find_element(By.CSS_SELECTOR, "#opponent option[value=greedy]").click()
+    assert "Asmodeus" in browser.find_element(By.ID, "opponent-about").text
+    browser.find_element(By.ID, "new-game").click()
+    browser.find_element(By.ID, "setup-random").click()
+    wait.until(lambda d: d.find_element(By.ID, "start").get_attribute("disabled") is None)
+    browser.find_element(By.ID, "start").click()
+    wait.until(lambda d: "Your move" in d.find_element(By.ID, "status").text)
+    table = app.state.tables[browser.execute_script("return ui.token")]
+    match = table.match
+    assert match.opponent.name == "greedy" and match.variant.name == "barrage"
+    move = match.view().legal_moves[0]
+    cell(browser, name(move.from_sq)).click()
+    cell(browser, name(move.to_sq)).click()
+    wait.until(lambda d: d.execute_script("return ui.state.ply") == 2 or match.game.is_over())
+    if not match.game.is_over():
+        browser.find_element(By.ID, "resign").click()
+    wait.until(lambda d: d.find_element(By.ID, "again").is_displayed())
+    browser.find_element(By.ID, "again").click()
+
+    # The record of that game, uploaded in the lobby: frame by frame with every piece shown.
+    path = tmp_path / "mine.xml"
+    path.write_text(record_xml(match))
+    frames = record_frames(load_record(path))
+    browser.find_element(By.ID, "replay-file").send_keys(str(path))
+    wait.until(lambda d: "Start position" in d.find_element(By.ID, "replay-pos").text)
+    browser.find_element(By.ID, "replay-next").click()
+    n = len(frames) - 1
+    assert browser.find_element(By.ID, "replay-pos").text == f"Move 1 / {n}"
+    labels = ["F", "S", "2", "3", "4", "5", "6", "7", "8", "9", "10", "B"]
+    want = {name(sq): (labels[(v - 1) % 12] if v > 0 else "") for sq, v in enumerate(frames.boards[1].tolist())}
+    assert board_text(browser) == want
+    assert browser.find_element(By.ID, "replay-move").text == describe_move(frames.moves[0])
+    browser.find_element(By.ID, "replay-last").click()
+    assert browser.find_element(By.ID, "replay-pos").text == f"Move {n} / {n}"

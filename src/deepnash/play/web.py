@@ -8,13 +8,18 @@ Bad input is answered with an error that says what was wrong, and changes
 nothing.
 
 HTTP:
-    ``GET /api/options``               variants (piece counts, lakes, zones), opponent per variant, pool
+    ``GET /api/options``               variants (piece counts, lakes, zones); ``opponents``: the default
+                                       opponent per variant; ``choices``: per variant, the opponents a
+                                       browser may pick (the allow-list, default first); ``about``: a
+                                       line on each; ``pool``: whether human setups are on offer
     ``POST /api/setup``                ``{variant, color, source: random|pool}`` -> ``{placement: int[100]}``
     ``GET /api/games/{token}/record``  Gravon XML, once the game is over
+    ``POST /api/replay``               an uploaded Gravon XML record -> its frames (``replay_api``)
 
 WebSocket ``/ws`` (JSON text messages; one connection plays one game):
     client -> server
-        ``{"type": "new", "variant", "color": "red"|"blue", "placement": int[100]}``  start a game
+        ``{"type": "new", "variant", "color": "red"|"blue", "placement": int[100], "opponent"}``  start a
+            game; ``opponent`` (optional: the variant's default) must be one of the variant's ``choices``
         ``{"type": "join", "token"}``      take up a game again (after a reload or a dropped connection)
         ``{"type": "move", "move": "b4-b5"}``
         ``{"type": "resign"}``
@@ -30,6 +35,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from importlib.resources import files
 from typing import Annotated, Literal
 
@@ -44,8 +50,10 @@ from ..agents.registry import make_agent
 from ..game.errors import StrategoError
 from ..game.variant import VARIANTS, get_variant
 from .deploy import SetupBuilder, SetupDraw
-from .match import HumanMatch, default_opponent
+from .match import HumanMatch
+from .opponents import opponent_choices, refusal, summaries
 from .record import record_xml
+from .replay_api import router as replay_router
 from .state import public_state
 
 STATIC = files(__package__) / "static"
@@ -67,6 +75,7 @@ class NewGame(_Message):
     variant: str = Field("classic", max_length=40)
     color: Literal["red", "blue"] = "red"
     placement: list[int] = Field(min_length=100, max_length=100)
+    opponent: str | None = Field(None, max_length=200)
 
 
 class Join(_Message):
@@ -125,27 +134,31 @@ def _explain(error: ValidationError) -> str:
     return "malformed message: " + "; ".join(parts)
 
 
-def create_app(opponent: str | None = None, pool: SetupDraw | None = None, *, max_games: int = 256,
-               seed: int | None = None) -> FastAPI:
-    """The web app; each new game plays a fresh agent made from the opponent spec.
+def create_app(opponent: str | None = None, pool: SetupDraw | None = None, *, allow: Sequence[str] | None = None,
+               max_games: int = 256, seed: int | None = None) -> FastAPI:
+    """The web app; each new game plays a fresh agent made from the spec the person picked.
 
     Args:
-        opponent: agent spec of the opponent (see ``agents.registry``); ``None``: per variant, the
-            shipped trained agent when it loads, else ``random`` (``match.default_opponent``).
+        opponent: agent spec of the default opponent (see ``agents.registry``); ``None``: the first
+            of ``allow``, by default the shipped trained agent when it loads, else ``random``.
         pool: source of human setups for ``source: pool`` (``None``: refused with 404).
+        allow: the opponent specs a browser may pick, besides ``opponent``; ``None``: the built-in
+            bots and the shipped agent (``opponents.opponent_choices``).  A browser picks one of these
+            strings and can name no other spec.
         max_games: games kept at once; the oldest is dropped when a new one would exceed it.
         seed: seeds random setups and agents (for tests); ``None`` for fresh entropy.
 
     Raises:
-        AgentSpecError: if ``opponent`` is not a valid spec (checked once here).
+        AgentSpecError: if ``opponent`` or one of ``allow`` is not a valid spec (checked once here).
     """
-    specs = {name: opponent or default_opponent(name) for name in VARIANTS}
-    for spec in set(specs.values()):
-        make_agent(spec)
+    choices = opponent_choices(opponent, allow)
+    about = summaries(choices)
     app = FastAPI(title="DeepNash: play Stratego", docs_url=None, redoc_url=None)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    app.include_router(replay_router)
     tables: OrderedDict[str, _Table] = OrderedDict()
     app.state.tables = tables  # token -> game; read by tests and by whoever embeds the app
+    app.state.choices = choices  # variant -> the opponent specs a browser may pick
     rng = np.random.default_rng(seed)
     guard = threading.Lock()
 
@@ -164,13 +177,16 @@ def create_app(opponent: str | None = None, pool: SetupDraw | None = None, *, ma
             variant = get_variant(msg.variant)
         except ValueError as e:
             raise Refused(str(e)) from None
+        spec = msg.opponent if msg.opponent is not None else choices[variant.name][0]
+        if (why := refusal(spec, variant.name, choices)) is not None:
+            raise Refused(why)
         human = COLORS[msg.color]
         builder = SetupBuilder(variant, human)
         with guard:
             agent_seed = int(rng.integers(2**31))
         try:
             builder.load(np.asarray(msg.placement, dtype=np.int64))
-            match = HumanMatch(make_agent(specs[variant.name]), variant, human, builder.finish(), agent_seed)
+            match = HumanMatch(make_agent(spec), variant, human, builder.finish(), agent_seed)
         except StrategoError as e:
             raise Refused(f"placement: {e}") from None
         table = _Table(secrets.token_urlsafe(24), match)
@@ -191,7 +207,8 @@ def create_app(opponent: str | None = None, pool: SetupDraw | None = None, *, ma
                    "zones": [list(v.deploy_squares(p)) for p in (0, 1)]}
             for name, v in VARIANTS.items()
         }
-        return {"variants": variants, "opponents": specs, "pool": pool is not None}
+        return {"variants": variants, "opponents": {name: specs[0] for name, specs in choices.items()},
+                "choices": choices, "about": about, "pool": pool is not None}
 
     @app.post("/api/setup")
     def setup(req: SetupRequest) -> dict:

@@ -1,5 +1,6 @@
-// DeepNash play page: lobby, deployment, click-to-move play. The server is the authority;
-// this page only shows what /api and the game's WebSocket (/ws) send, and sends the person's choices.
+// DeepNash play page: lobby (variant, opponent), deployment, click-to-move play, and replays of
+// Gravon records. The server is the authority; this page only shows what /api and the game's
+// WebSocket (/ws) send, and sends the person's choices.
 "use strict";
 
 const LABELS = ["F", "S", "2", "3", "4", "5", "6", "7", "8", "9", "10", "B"];
@@ -10,19 +11,22 @@ const FILES = "abcdefghij";
 const $ = (id) => document.getElementById(id);
 const sqName = (sq) => FILES[sq % 10] + (Math.floor(sq / 10) + 1);
 
-const ui = { options: null, phase: "lobby", player: 0, variant: "classic",
-             placement: null, chosen: null, swapFrom: null, token: null, state: null, selected: null,
+const ui = { options: null, phase: "lobby", player: 0, variant: "classic", opponent: null,
+             replay: null, frame: 0, placement: null, chosen: null, swapFrom: null, token: null, state: null, selected: null,
              ws: null, pending: false, retries: 0 };
 
-async function api(method, path, body) {
-  const res = await fetch(path, { method, headers: { "Content-Type": "application/json" },
-                                  body: body === undefined ? undefined : JSON.stringify(body) });
-  const data = await res.json();
+async function answer(res) {  // the JSON of a response, or an Error carrying the server's message
+  const data = await res.json().catch(() => ({ detail: `${res.status} ${res.statusText}` }));
   if (!res.ok) {
     const detail = typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail);
     throw new Error(detail);
   }
   return data;
+}
+
+async function api(method, path, body) {
+  return answer(await fetch(path, { method, headers: { "Content-Type": "application/json" },
+                                    body: body === undefined ? undefined : JSON.stringify(body) }));
 }
 
 function say(text) { $("message").textContent = text || ""; }
@@ -73,14 +77,31 @@ async function loadOptions() {
     o.value = o.textContent = name;
     $("variant").appendChild(o);
   }
+  fillOpponents();
   $("setup-pool").disabled = !ui.options.pool;
   showPhase("lobby");
   drawBoard(emptyCell);
 }
 
+function fillOpponents() {  // the server's allow-list for the variant chosen, its default first
+  const select = $("opponent");
+  select.replaceChildren(...ui.options.choices[$("variant").value].map((spec) => {
+    const o = document.createElement("option");
+    o.value = o.textContent = spec;
+    return o;
+  }));
+  describeOpponent();
+}
+
+function describeOpponent() { $("opponent-about").textContent = ui.options.about[$("opponent").value] || ""; }
+
+const PLAY_LEGEND = $("legend").textContent;
+const REPLAY_LEGEND = "every piece shown · ★ known to its opponent (revealed in a battle) · yellow frame: the move just played";
+
 function showPhase(phase) {
   ui.phase = phase;
-  for (const id of ["lobby", "deploy", "game"]) $(id).classList.toggle("hidden", id !== phase);
+  $("legend").textContent = phase === "replay" ? REPLAY_LEGEND : PLAY_LEGEND;
+  for (const id of ["lobby", "deploy", "game", "replay"]) $(id).classList.toggle("hidden", id !== phase);
 }
 
 function emptyCell(sq) {
@@ -91,7 +112,8 @@ function emptyCell(sq) {
 // ---- deployment --------------------------------------------------------------------------------
 function startDeploy() {
   ui.variant = $("variant").value;
-  $("opponent-name").textContent = "opponent: " + ui.options.opponents[ui.variant];
+  ui.opponent = $("opponent").value;
+  $("opponent-name").textContent = "opponent: " + ui.opponent;
   ui.player = $("color").value === "red" ? 0 : 1;
   ui.placement = Array(100).fill(-1);
   ui.chosen = null;
@@ -162,7 +184,7 @@ async function fetchSetup(source) {
 }
 
 function startGame() {
-  connect({ type: "new", variant: ui.variant, color: SIDES[ui.player], placement: ui.placement });
+  connect({ type: "new", variant: ui.variant, opponent: ui.opponent, color: SIDES[ui.player], placement: ui.placement });
 }
 
 // ---- the game's WebSocket: send the person's choices, show every state the server pushes ------
@@ -217,6 +239,12 @@ function leaveGame() {
   ui.ws = ui.token = ui.state = null;
   sessionStorage.removeItem(TOKEN_KEY);
   if (ws) ws.close();
+  toLobby();
+}
+
+function toLobby() {
+  ui.replay = null;
+  $("opponent-name").textContent = "";
   showPhase("lobby");
   drawBoard(emptyCell);
 }
@@ -290,6 +318,97 @@ function onSquareRight(sq) {
   drawDeploy();
 }
 
+// ---- replays: the server reads the uploaded record and sends every position; the page steps through them
+const GRAVON_TYPES = [11, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0];  // field letters B..M / N..Y: Bomb, Spy .. Marshal, Flag
+
+function fieldCell(ch) {  // owner (-1 empty, 0 Red, 1 Blue, 2 lake) and type of a Gravon field letter
+  if (ch === "A") return { owner: -1, type: null };
+  if (ch === "_") return { owner: 2, type: null };
+  const i = ch.charCodeAt(0) - "B".charCodeAt(0);
+  return { owner: Math.floor(i / 12), type: GRAVON_TYPES[i % 12] };
+}
+
+function pieceCounts(field) {  // [Red's, Blue's] counts per type
+  const counts = [Array(12).fill(0), Array(12).fill(0)];
+  for (const ch of field) {
+    const { owner, type } = fieldCell(ch);
+    if (owner === 0 || owner === 1) counts[owner][type] += 1;
+  }
+  return counts;
+}
+
+async function loadReplay(file) {
+  say("");
+  try {
+    const res = await fetch("/api/replay?name=" + encodeURIComponent(file.name),
+                            { method: "POST", headers: { "Content-Type": "application/xml" }, body: file });
+    const data = await answer(res);
+    ui.replay = data;
+    ui.player = 0;
+    $("opponent-name").textContent = "replay: " + file.name;
+    $("replay-title").textContent = `${data.players[0]} (Red) against ${data.players[1]} (Blue) · ${data.variant}`;
+    $("replay-result").textContent = `${data.frames.length - 1} moves · result: ${data.result}`;
+    $("replay-slider").max = data.frames.length - 1;
+    $("replay-moves").replaceChildren(...data.frames.slice(1).map((f, i) => {
+      const li = document.createElement("li");
+      li.textContent = f.move.text;
+      li.addEventListener("click", () => showFrame(i + 1));
+      return li;
+    }));
+    showPhase("replay");
+    showFrame(0);
+  } catch (e) { say(e.message); }
+  $("replay-file").value = "";
+}
+
+function showFrame(i) {
+  const frames = ui.replay.frames;
+  i = Math.max(0, Math.min(frames.length - 1, i));
+  ui.frame = i;
+  const frame = frames[i];
+  const revealed = new Set(frame.revealed);
+  const last = frame.move ? [frame.move.from, frame.move.to] : [];
+  drawBoard((sq) => {
+    const { owner, type } = fieldCell(frame.field[sq]);
+    if (owner === 2) return { label: "", classes: ["lake"] };
+    const classes = last.includes(sq) ? ["last"] : [];
+    if (owner < 0) return { label: "", classes };
+    classes.push(SIDES[owner]);
+    if (revealed.has(sq)) classes.push("known");
+    return { label: LABELS[type], classes, title: NAMES[type] };
+  });
+  const total = frames.length - 1;
+  $("replay-pos").textContent = i === 0 ? `Start position (${total} moves)` : `Move ${i} / ${total}`;
+  $("replay-move").textContent = frame.move ? frame.move.text : "";
+  $("replay-slider").value = i;
+  const [start, now] = [pieceCounts(frames[0].field), pieceCounts(frame.field)];
+  const lost = (p) => start[p].map((n, t) => (n > now[p][t] ? `${n - now[p][t]}× ${NAMES[t]}` : ""))
+    .filter(Boolean).join(", ") || "none";
+  $("replay-lost").textContent = `Red lost: ${lost(0)}\nBlue lost: ${lost(1)}`;
+  const items = $("replay-moves").children;
+  for (const li of items) li.classList.remove("current");
+  if (i > 0) {
+    items[i - 1].classList.add("current");
+    items[i - 1].scrollIntoView({ block: "nearest" });
+  }
+}
+
+function onReplayKey(e) {
+  if (ui.phase !== "replay" || e.target.tagName === "INPUT") return;
+  const to = { ArrowLeft: ui.frame - 1, ArrowRight: ui.frame + 1, Home: 0, End: Infinity }[e.key];
+  if (to !== undefined) { e.preventDefault(); showFrame(to); }
+}
+
+$("variant").addEventListener("change", fillOpponents);
+$("opponent").addEventListener("change", describeOpponent);
+$("replay-file").addEventListener("change", (e) => { if (e.target.files.length) loadReplay(e.target.files[0]); });
+$("replay-first").addEventListener("click", () => showFrame(0));
+$("replay-prev").addEventListener("click", () => showFrame(ui.frame - 1));
+$("replay-next").addEventListener("click", () => showFrame(ui.frame + 1));
+$("replay-last").addEventListener("click", () => showFrame(Infinity));
+$("replay-slider").addEventListener("input", (e) => showFrame(Number(e.target.value)));
+$("replay-close").addEventListener("click", toLobby);
+document.addEventListener("keydown", onReplayKey);
 $("new-game").addEventListener("click", startDeploy);
 $("setup-random").addEventListener("click", () => fetchSetup("random"));
 $("setup-pool").addEventListener("click", () => fetchSetup("pool"));
