@@ -5,9 +5,9 @@ Agent specs: ``checkpoint:DIR`` (a training run or checkpoint directory) and
 Options: ``weights=online|target`` (which network of the checkpoint) and
 ``greedy=true`` (argmax instead of sampling from the policy).
 
-The observation is rebuilt from the ``PlayerView`` alone: the opponent's
-hidden pieces get arbitrary types drawn from the public multiset of its
-unrevealed pieces, which the 82-plane observation cannot tell apart
+The observation is rebuilt from the ``PlayerView`` alone (``testtime.lookahead.position``):
+the opponent's hidden pieces get arbitrary types drawn from the public multiset
+of its unrevealed pieces, which the 82-plane observation cannot tell apart
 (``spec/observation.md``: no plane depends on hidden types).
 """
 
@@ -20,39 +20,17 @@ import torch
 
 from ..env.actions import action_to_square, deploy_order, square_to_action
 from ..env.encode import encode
-from ..env.planes import DEFAULT_MAX_MOVES, DEFAULT_MAX_NO_ATTACK, NUM_MOVE_PLANES, NUM_PLANES
+from ..env.planes import NUM_MOVE_PLANES, NUM_PLANES
 from ..game import Move, Outcome, Variant, get_variant
 from ..game import kernels as K
 from ..nn import DeepNashNet, NetConfig, masked_log_policy
 from ..testtime import DecisionLog, TestTimeConfig, TestTimeLayer, TurnPlan
+from ..testtime.lookahead import move_rows, observe, position
 from .base import PlayerView
 from .registry import AgentSpecError, register_agent
 
 #: Where shipped weights live: ``deepnash/data/shipped/<variant>/`` (a checkpoint directory).
 SHIPPED_DIR = Path(__file__).resolve().parent.parent / "data" / "shipped"
-
-
-def _hidden_types(view: PlayerView) -> list[int]:
-    """The public multiset of the opponent's unrevealed piece types, one entry per hidden piece."""
-    opp = 1 - view.player
-    left = list(view.variant.piece_counts)
-    for rec in view.history:  # every battle reveals both pieces; count the opponent's losses
-        if rec.defender < 0:
-            continue
-        lost_att = rec.result in (K.RESULT_DEFENDER_WON, K.RESULT_BOTH_REMOVED)
-        lost_def = rec.result in (K.RESULT_ATTACKER_WON, K.RESULT_BOTH_REMOVED, K.RESULT_FLAG_CAPTURED)
-        if rec.player == opp and lost_att:
-            left[rec.attacker] -= 1
-        if rec.player != opp and lost_def:
-            left[rec.defender] -= 1
-    on_board = (view.owner == opp) & view.revealed
-    for t in view.types[on_board]:
-        left[int(t)] -= 1
-    hidden = int(((view.owner == opp) & ~view.revealed).sum())
-    if min(left) < 0 or sum(left) != hidden:
-        raise ValueError(f"player view at ply {view.ply}: the opponent's {hidden} hidden pieces do not match "
-                         f"the army minus its public losses ({left})")
-    return [t for t, n in enumerate(left) for _ in range(n)]
 
 
 def encode_view(view: PlayerView, sub: int = 0, selected: int = -1) -> np.ndarray:
@@ -61,29 +39,15 @@ def encode_view(view: PlayerView, sub: int = 0, selected: int = -1) -> np.ndarra
     Args:
         view: the player's view of a game in the play phase.
         sub: 0 select step, 1 displace step; ``selected`` is then the chosen piece's absolute square.
+
+    Raises:
+        ValueError: the view is inconsistent (its hidden pieces do not match the army minus public losses).
     """
-    p, opp = view.player, 1 - view.player
-    board = np.zeros((1, 100), np.int8)
-    board[0, view.owner == 2] = K.LAKE
-    mine = view.owner == p
-    board[0, mine] = 1 + 12 * p + view.types[mine]
-    theirs = view.owner == opp
-    hidden = theirs & ~view.revealed
-    board[0, theirs & view.revealed] = 1 + 12 * opp + view.types[theirs & view.revealed]
-    board[0, hidden] = 1 + 12 * opp + np.asarray(_hidden_types(view), np.int8)
-    flags = (view.revealed * K.REVEALED | view.moved * K.MOVED).astype(np.uint8)[None]
-    moves = np.zeros((1, NUM_MOVE_PLANES, 3), np.int16)
-    recent = view.history[-NUM_MOVE_PLANES:]
-    for i, rec in enumerate(recent):
-        moves[0, i] = (rec.move.from_sq, rec.move.to_sq, rec.attacker if rec.defender >= 0 else -1)
-    count = np.array([len(recent)], np.int64)
-    v = view.variant
-    scale = np.array([1.0 / (v.max_moves or DEFAULT_MAX_MOVES),
-                      1.0 / (v.max_moves_without_attack or DEFAULT_MAX_NO_ATTACK)], np.float32)
-    out = np.zeros((NUM_PLANES, 10, 10), np.float32)
-    encode(board, flags, view.ply, view.moves_since_attack, moves, count, False, sub, selected, scale, 0, p,
-           out.reshape(NUM_PLANES, 100))
-    return out
+    game = position(view)
+    if game is None:
+        raise ValueError(f"player view at ply {view.ply}: the opponent's moved hidden pieces outnumber "
+                         "its unrevealed movable pieces")
+    return observe(game, move_rows(view.history), view.player, sub, selected)
 
 
 class NetworkAgent:

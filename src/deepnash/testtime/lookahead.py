@@ -91,11 +91,12 @@ def move_rows(records: Sequence[MoveRecord]) -> np.ndarray:
     return rows
 
 
-def observe(game: Game, rows: np.ndarray, player: int) -> np.ndarray:
-    """``float32[82, 10, 10]``: ``player``'s observation of ``game`` at the select step of a move.
+def observe(game: Game, rows: np.ndarray, player: int, sub: int = 0, selected: int = -1) -> np.ndarray:
+    """``float32[82, 10, 10]``: ``player``'s play-phase observation of ``game`` (``spec/observation.md``).
 
-    ``rows`` are the game's last moves as ``move_rows`` gives them (only the
-    last 40 are used).
+    Args:
+        rows: the game's last moves as ``move_rows`` gives them (only the last 40 are used).
+        sub: 0 select step, 1 displace step; ``selected`` is then the chosen piece's absolute square.
     """
     v = game.variant
     scale = np.array([1.0 / (v.max_moves or DEFAULT_MAX_MOVES),
@@ -106,5 +107,5 @@ def observe(game: Game, rows: np.ndarray, player: int) -> np.ndarray:
     out = np.zeros((NUM_PLANES, 10, 10), dtype=np.float32)
     s = game.state
     encode(s.board, s.flags, int(s.meta[0, K.M_PLY]), int(s.meta[0, K.M_SINCE_ATTACK]), moves,
-           np.array([len(rows)], dtype=np.int64), False, 0, -1, scale, 0, player, out.reshape(NUM_PLANES, 100))
+           np.array([len(rows)], dtype=np.int64), False, sub, selected, scale, 0, player, out.reshape(NUM_PLANES, 100))
     return out
