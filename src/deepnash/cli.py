@@ -315,5 +315,22 @@ def replay_record(
     run(ReplaySession(frames))
 
 
+@app.command("export")
+def export(
+    run: str = typer.Argument(..., help="a training run directory (its latest checkpoint) or a checkpoint directory"),
+    out: str = typer.Argument(..., help="the agent's directory, then playable as checkpoint:OUT"),
+    weights: str = typer.Option("online", help="which network: online, target, reg, reg_prev"),
+) -> None:
+    """Export one network of a training run as a compact agent checkpoint (no optimiser, no other networks)."""
+    from .train.checkpoint import CheckpointError, export_agent
+
+    try:
+        path = export_agent(run, out, weights)
+    except (CheckpointError, FileExistsError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"exported {weights} network of {run} to {path} (agent spec checkpoint:{out})")
+
+
 def main() -> None:  # pragma: no cover - console entry point
     app()

@@ -68,6 +68,12 @@ def test_existing_run_and_corrupt_checkpoint_are_refused_and_left_alone(tmp_path
     assert json.loads(res.stdout.strip().splitlines()[-1])["games"] == 4
     res = run([*SMALL, "--steps", "2", "--out", str(out)])  # a fresh run would overwrite it
     assert res.returncode == 2 and "--resume" in res.stderr
+    agent = tmp_path / "agent"  # the export plays as checkpoint:DIR and keeps only the online network
+    res = subprocess.run(DEEPNASH + ["export", str(out), str(agent)], capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0 and f"checkpoint:{agent}" in res.stdout, res.stderr
+    assert set(load_checkpoint(agent).groups) == {"online"}
+    res = subprocess.run(DEEPNASH + ["export", str(out), str(agent)], capture_output=True, text=True, timeout=60)
+    assert res.returncode == 2 and "already holds" in res.stderr
     ckpt = load_checkpoint(out).path
     weights = ckpt / "online.safetensors"
     weights.write_bytes(weights.read_bytes()[: weights.stat().st_size // 2])
