@@ -133,6 +133,7 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
     start = time.monotonic()
     last_ckpt = last_eval = start
     env_steps0 = env_steps_seen = source.env_steps
+    step0 = counters.learner_step  # updates of earlier invocations do not count towards this one's rate
     metrics: dict[str, float] = {}
     try:
         while True:
@@ -160,7 +161,7 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
                        "charts/game_moves": float(np.mean([g.moves for g in games])),
                        "charts/game_steps": float(np.mean([g.steps for g in games])),
                        "charts/agent_steps_per_s": sps,
-                       "charts/updates_per_s": (counters.learner_step / max(now - start, 1e-9))}
+                       "charts/updates_per_s": (counters.learner_step - step0) / max(now - start, 1e-9)}
             scalars.update({f"endings/{k}": v / len(games) for k, v in endings.items()})
             runlog.scalars(counters.learner_step, scalars)
             runlog.progress(counters.learner_step, counters.games, sps * rank.world,
