@@ -74,6 +74,8 @@ def test_every_frame_is_the_position_the_engine_reaches_after_that_many_moves(se
     assert list(frames.moves) == list(game.history)  # the battles as they were fought
     lost = frames.lost(len(frames) - 1)
     assert sum(map(sum, lost)) == int((frames.boards[0] > 0).sum() - (frames.boards[-1] > 0).sum())
+    on_board = [np.bincount(b[b > 0] - 1, minlength=24) for b in (frames.boards[0], frames.boards[i])]
+    assert list(frames.lost(i)) == [(on_board[0] - on_board[1])[12 * p:12 * p + 12].tolist() for p in (0, 1)]
 
 
 def test_an_illegal_move_is_named_with_the_record_and_its_number(ours):

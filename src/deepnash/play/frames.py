@@ -15,10 +15,11 @@ from pathlib import Path
 import numpy as np
 
 from ..agents.base import MoveRecord, push_recorded
+from ..agents.beliefs import losses
 from ..game import kernels as K
 from ..game.errors import RecordError
 from ..game.game import BattleResult, Game
-from ..game.pieces import NUM_TYPES, PLAYER_NAMES
+from ..game.pieces import PLAYER_NAMES
 from ..notation.field import format_field
 from ..notation.gravon import GravonRecord, ResultType, parse_records, replay
 from .match import describe_move
@@ -50,7 +51,8 @@ class Frames:
 
     def lost(self, ply: int) -> tuple[list[int], list[int]]:
         """Pieces taken off the board by move ``ply``, as type counts ``(Red's, Blue's)`` (12 ints each)."""
-        return tuple([int(n) for n in _counts(self.boards[0], p) - _counts(self.boards[ply], p)] for p in (0, 1))
+        red, blue = losses(self.moves[:ply]).tolist()
+        return red, blue
 
     def as_json(self) -> dict:
         """The frames for the browser (``POST /api/replay``).
@@ -143,12 +145,6 @@ def load_record(path: str | Path, game: str | None = None) -> GravonRecord:
             return parse_records(z.read(name), f"{path}:{name}")[0]
     except zipfile.BadZipFile as e:
         raise RecordError(f"not a readable zip archive ({e})", file=str(path)) from None
-
-
-def _counts(board: np.ndarray, player: int) -> np.ndarray:
-    """``int[12]``: how many pieces of each type ``player`` has on ``board``."""
-    mine = board[(board > 12 * player) & (board <= 12 * player + 12)]
-    return np.bincount(mine - 1 - 12 * player, minlength=NUM_TYPES)
 
 
 def _index(game: str, count: int, source: str, what: str) -> int:

@@ -10,10 +10,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..agents.base import Agent, MoveRecord, PlayerView, push_recorded
+from ..agents.beliefs import losses
 from ..agents.registry import AgentSpecError, make_agent
 from ..game import BattleResult, Game, Move, Variant, get_variant
 from ..game.errors import GameOverError, IllegalMoveError
-from ..game.pieces import NUM_TYPES, PIECE_NAMES, PLAYER_NAMES
+from ..game.pieces import PIECE_NAMES, PLAYER_NAMES
 
 
 class HumanMatch:
@@ -117,17 +118,10 @@ class HumanMatch:
     def captured(self) -> tuple[list[int], list[int]]:
         """Pieces taken off the board so far, as type counts ``(Red's, Blue's)`` (12 ints each).
 
-        Computed from the battles in the public history: every removal is a battle.
+        Computed from the battles in the public history (``agents.beliefs.losses``).
         """
-        lost = ([0] * NUM_TYPES, [0] * NUM_TYPES)
-        for r in self.history:
-            if r.defender < 0:
-                continue
-            if r.result in (BattleResult.ATTACKER_WON, BattleResult.FLAG_CAPTURED, BattleResult.BOTH_REMOVED):
-                lost[1 - r.player][r.defender] += 1
-            if r.result in (BattleResult.DEFENDER_WON, BattleResult.BOTH_REMOVED):
-                lost[r.player][r.attacker] += 1
-        return lost
+        red, blue = losses(self.history).tolist()
+        return red, blue
 
 
 def describe_move(r: MoveRecord) -> str:

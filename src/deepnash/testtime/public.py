@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..agents.base import MoveRecord, PlayerView
-from ..agents.beliefs import dead_counts
+from ..agents.beliefs import losses
 from ..game import kernels as K
 from ..game.pieces import BOMB, FLAG, NUM_TYPES, SCOUT
 
@@ -51,7 +51,7 @@ class PublicBoard:
         on = (owner == 0) | (owner == 1)
         piece = np.where(on, np.arange(100), -1).astype(np.int32)
         known = np.where(on & view.revealed, view.types, -1).astype(np.int8)
-        dead = np.stack([dead_counts(view, 0), dead_counts(view, 1)])
+        dead = losses(view.history)
         return cls(np.asarray(view.variant.piece_counts, dtype=np.int64), owner, piece, known,
                    view.moved.astype(bool) & on, dead, len(view.history))
 
