@@ -158,9 +158,8 @@ def load_network(path: str | Path, weights: str = "online") -> tuple[DeepNashNet
     from ..train.checkpoint import load_checkpoint
 
     ck = load_checkpoint(path)
-    if weights not in ck.groups:
-        stored = sorted(k for k in ck.groups if k not in ("optimizer", "rng"))
-        raise ValueError(f"{ck.path}: no {weights!r} weights (stored: {', '.join(stored)})")
+    if weights not in ck.networks:
+        raise ValueError(f"{ck.path}: no {weights!r} weights (stored: {', '.join(ck.networks)})")
     net = DeepNashNet(NetConfig(**ck.meta["net"]))
     net.load_state_dict(ck.groups[weights])
     return net, ck.meta

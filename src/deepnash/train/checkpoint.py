@@ -55,6 +55,11 @@ class Checkpoint:
         """The caller's metadata (config, variant, counters, schedule position...)."""
         return self.manifest["meta"]
 
+    @property
+    def networks(self) -> list[str]:
+        """The stored groups that are networks (all but ``optimizer`` and ``rng``), sorted."""
+        return sorted(k for k in self.groups if k not in ("optimizer", "rng"))
+
 
 def _sha256(path: Path) -> str:
     h = hashlib.sha256()
@@ -241,9 +246,8 @@ def export_agent(src: str | Path, dst: str | Path, weights: str = "online") -> P
         FileExistsError: ``dst`` already holds a checkpoint.
     """
     ck = load_checkpoint(src)
-    if weights not in ck.groups or weights in ("optimizer", "rng"):
-        stored = sorted(k for k in ck.groups if k not in ("optimizer", "rng"))
-        raise CheckpointError(f"{ck.path}: no {weights!r} network (stored: {', '.join(stored)})")
+    if weights not in ck.networks:
+        raise CheckpointError(f"{ck.path}: no {weights!r} network (stored: {', '.join(ck.networks)})")
     if (Path(dst) / LATEST).exists():
         raise FileExistsError(f"{dst} already holds a checkpoint")
     meta = {k: v for k, v in ck.meta.items() if k != "optimizer"}
