@@ -10,6 +10,7 @@ from deepnash.agents.network_agent import SHIPPED_DIR, NetworkAgent
 from deepnash.agents.registry import AgentSpecError, make_agent
 from deepnash.game import get_variant
 from deepnash.train.checkpoint import load_checkpoint
+from deepnash.train.evaluate import agent_versus_random
 
 torch.set_num_threads(1)
 
@@ -38,12 +39,5 @@ def test_missing_variant_names_what_is_shipped():
 def test_shipped_agent_beats_the_random_bot():
     """A regression guard that the shipped weights are the trained ones: with these layers an untrained
     network won 22 of 60 games against the random bot, the shipped one about 70% (TRAINING.md)."""
-    agent = make_agent("shipped:value_bounds=off")
-    v = get_variant("barrage")
-    wins = 0
-    for i in range(30):
-        side = i % 2
-        players = (agent, RandomAgent()) if side == 0 else (RandomAgent(), agent)
-        game, _ = play_game(*players, v, 1000 + i)
-        wins += game.outcome().winner == side
-    assert wins >= 15, f"the shipped agent won {wins} of 30 games against the random bot"
+    result = agent_versus_random(make_agent("shipped:value_bounds=off"), "barrage", 30, seed=1)
+    assert result["wins"] >= 15, f"the shipped agent against the random bot: {result}"

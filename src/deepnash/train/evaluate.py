@@ -7,18 +7,22 @@ from collections import Counter
 
 from torch import nn
 
-from ..agents import RandomAgent, play_game
+from ..agents import Agent, RandomAgent, play_game
 from ..agents.network_agent import NetworkAgent
 from ..game import get_variant
 
 
 def versus_random(net: nn.Module, variant: str, games: int, seed: int = 0) -> dict:
-    """Play ``games`` games of the network against ``RandomAgent``, alternating colours (network Red first).
+    """Play ``games`` games of the network (raw policy, sampled) against ``RandomAgent``; see ``agent_versus_random``."""
+    return agent_versus_random(NetworkAgent(copy.deepcopy(net).cpu()), variant, games, seed)
+
+
+def agent_versus_random(agent: Agent, variant: str, games: int, seed: int = 0) -> dict:
+    """Play ``games`` games of ``agent`` against ``RandomAgent``, alternating colours (``agent`` Red first).
 
     Returns:
         ``{"games", "wins", "draws", "losses", "win_rate", "endings": {termination name: count}}``.
     """
-    agent = NetworkAgent(copy.deepcopy(net).cpu())
     v = get_variant(variant)
     score = Counter()
     endings = Counter()
