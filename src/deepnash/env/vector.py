@@ -184,6 +184,14 @@ class VectorEnv:
         K.random_actions(self.mask, self._action_rng, self._actions)
         return self._actions
 
+    def random_move_actions(self) -> np.ndarray:
+        """``int64[B]``: the uniformly random bot's action per game: every legal *move* equally
+        likely over its two steps (a piece is selected in proportion to its number of moves), the
+        same distribution as ``agents.RandomAgent``; -1 where a game has no legal action.
+        Uses the env's own seeded generator; the array is reused by the next call."""
+        K.random_move_actions(self._es, self.mask, self.player, self._action_rng, self._actions)
+        return self._actions
+
     def encode(self, b: int, player: int, out: np.ndarray | None = None) -> np.ndarray:
         """``float32[82, 10, 10]``: ``player``'s observation of game ``b`` now, whoever is to act
         (the step and selected-piece planes are the acting player's own; 0 for the other one)."""

@@ -31,7 +31,7 @@ class TrainConfig:
         queue_games: bound of the queue of finished games between actors and learner.
         checkpoint_minutes: wall-clock minutes between checkpoints.
         eval_minutes: wall-clock minutes between evaluation matches against the random bot.
-        eval_games: games per evaluation (half with each colour).
+        eval_games: games per evaluation (half with each colour; batched, 200 take seconds on a CPU).
         seed: seeds the networks, the environments and the sampling.
         rnad: the R-NaD learner's configuration.
     """
@@ -47,7 +47,7 @@ class TrainConfig:
     queue_games: int = 64
     checkpoint_minutes: float = 2.0
     eval_minutes: float = 10.0
-    eval_games: int = 20
+    eval_games: int = 200
     seed: int = 0
     rnad: RNaDConfig = field(default_factory=RNaDConfig)
 

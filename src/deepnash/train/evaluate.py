@@ -1,37 +1,89 @@
-"""Evaluation matches of a network against the uniformly random bot (``agents.RandomAgent``, ``play_game``)."""
+"""Evaluation matches against the uniformly random bot.
+
+``versus_random`` plays a network's raw policy in ``VectorEnv`` batches (one
+network call per step for every game at once); ``agent_versus_random`` plays
+any ``Agent`` (the test-time layers included) game by game with ``play_game``.
+Both face the same opponent: a uniformly random legal setup and, every turn, a
+uniformly random legal move (``agents.RandomAgent``,
+``VectorEnv.random_move_actions``).
+"""
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 
+import numpy as np
+import torch
 from torch import nn
 
 from ..agents import Agent, RandomAgent, play_game
-from ..agents.network_agent import NetworkAgent
-from ..game import get_variant
+from ..env import VectorEnv
+from ..game import Termination, get_variant
+from ..nn import masked_log_policy
 
 
+def _score(wins: int, draws: int, losses: int, endings: Counter) -> dict:
+    games = wins + draws + losses
+    return {"games": games, "wins": wins, "draws": draws, "losses": losses,
+            "win_rate": wins / games if games else 0.0, "endings": dict(endings)}
+
+
+@torch.no_grad()
 def versus_random(net: nn.Module, variant: str, games: int, seed: int = 0) -> dict:
-    """Play ``games`` games of the network (raw policy, sampled) against ``RandomAgent``; see ``agent_versus_random``."""
-    return agent_versus_random(NetworkAgent(copy.deepcopy(net).cpu()), variant, games, seed)
+    """Play ``games`` games of ``net``'s raw policy (sampled) against the uniformly random bot.
+
+    The network plays Red in ``ceil(games / 2)`` games and Blue in the others, all of one
+    colour at once in a ``VectorEnv`` on the network's device; it deploys with its own
+    actions, the bot draws a uniformly random setup.
+
+    Args:
+        net: maps ``float32[N, 82, 10, 10]`` observations to ``(logits [N, 100], value [N])``.
+        variant: ``"barrage"``, ``"classic"`` or a variant name.
+        games: number of games (0 gives an empty score).
+        seed: seeds the setups, the bot's moves and the network's sampling.
+
+    Returns:
+        ``{"games", "wins", "draws", "losses", "win_rate", "endings": {termination name: count}}``.
+    """
+    device = next(net.parameters()).device
+    generator = torch.Generator(device).manual_seed(seed)
+    tally, endings = Counter(), Counter()
+    for side, n in ((0, (games + 1) // 2), (1, games // 2)):
+        if n == 0:
+            continue
+        sources = ("learned", "random") if side == 0 else ("random", "learned")
+        env = VectorEnv(n, variant, setups=sources, seed=seed * 2 + side, auto_reset=False)
+        live = np.ones(n, dtype=bool)
+        while live.any():
+            obs, mask, player = env.observe()
+            actions = env.random_move_actions().copy()
+            ours = np.flatnonzero(live & (player == side))
+            if ours.size:
+                logits, _ = net(torch.from_numpy(obs[ours]).to(device))
+                policy = masked_log_policy(logits, torch.from_numpy(mask[ours]).to(device)).exp()
+                actions[ours] = torch.multinomial(policy, 1, generator=generator)[:, 0].cpu().numpy()
+            env.step(actions)
+            for b in np.flatnonzero(env.done & live):
+                winner = int(env.winner[b])
+                tally["draws" if winner < 0 else ("wins" if winner == side else "losses")] += 1
+                endings[Termination(int(env.termination[b])).name.lower()] += 1
+            live &= ~env.done
+    return _score(tally["wins"], tally["draws"], tally["losses"], endings)
 
 
 def agent_versus_random(agent: Agent, variant: str, games: int, seed: int = 0) -> dict:
     """Play ``games`` games of ``agent`` against ``RandomAgent``, alternating colours (``agent`` Red first).
 
     Returns:
-        ``{"games", "wins", "draws", "losses", "win_rate", "endings": {termination name: count}}``.
+        The same dict as ``versus_random``.
     """
     v = get_variant(variant)
-    score = Counter()
-    endings = Counter()
+    tally, endings = Counter(), Counter()
     for i in range(games):
         side = i % 2
         players = (agent, RandomAgent()) if side == 0 else (RandomAgent(), agent)
         game, _ = play_game(*players, v, seed * 100_003 + i)
         out = game.outcome()
         endings[out.termination.name.lower()] += 1
-        score["draws" if out.winner is None else ("wins" if out.winner == side else "losses")] += 1
-    return {"games": games, "wins": score["wins"], "draws": score["draws"], "losses": score["losses"],
-            "win_rate": score["wins"] / games if games else 0.0, "endings": dict(endings)}
+        tally["draws" if out.winner is None else ("wins" if out.winner == side else "losses")] += 1
+    return _score(tally["wins"], tally["draws"], tally["losses"], endings)
