@@ -232,7 +232,9 @@ def train(
     max_steps: int = typer.Option(None, help="cut games after this many agent steps, as draws (0: never)"),
     seed: int = typer.Option(0, help="seed of the networks, games and sampling"),
     checkpoint_minutes: float = typer.Option(None, help="minutes between checkpoints (default: the preset's)"),
-    eval_games: int = typer.Option(None, help="games against the random bot at the end (0 skips)"),
+    eval_games: int = typer.Option(None, help="games per evaluation against the random bot, periodic and final "
+                                              "(default: the preset's, 200; 0 skips)"),
+    eval_minutes: float = typer.Option(None, help="minutes between evaluations (default: the preset's, 10)"),
     threads: int = typer.Option(1, help="torch CPU threads of the learner"),
     progress: bool = typer.Option(True, help="show the progress bar"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON summary"),
@@ -257,10 +259,11 @@ def train(
             cfg = train_preset(preset, variant=variant, seed=seed)
             run_dir = out or f"runs/{variant}__{preset}__{seed}__{time.strftime('%Y%m%d-%H%M%S')}"
         changes = {k: v for k, v in (("actors", actors), ("checkpoint_minutes", checkpoint_minutes), ("envs", envs),
-                                     ("batch_games", batch_games), ("max_steps", max_steps)) if v is not None}
+                                     ("batch_games", batch_games), ("max_steps", max_steps), ("eval_games", eval_games),
+                                     ("eval_minutes", eval_minutes)) if v is not None}
         cfg = replace(cfg, **changes)
         summary = run_training(cfg, run_dir, steps=steps, minutes=minutes, resume=bool(resume), device=device,
-                               progress=progress and not as_json, final_eval_games=eval_games)
+                               progress=progress and not as_json)
     except (CheckpointError, FileExistsError, ValueError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None

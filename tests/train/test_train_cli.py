@@ -83,3 +83,15 @@ def test_existing_run_and_corrupt_checkpoint_are_refused_and_left_alone(tmp_path
     assert "online.safetensors" in res.stderr and "truncated" in res.stderr
     after = {p: p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
     assert after == before
+
+
+def test_eval_options_set_the_periodic_and_final_matches(tmp_path):
+    out = tmp_path / "run"
+    i = SMALL.index("--eval-games")
+    args = SMALL[:i] + SMALL[i + 2:]
+    proc = run([*args, "--steps", "2", "--eval-games", "5", "--eval-minutes", "0", "--out", str(out), "--json"])
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert summary["eval"]["games"] == 5
+    assert load_checkpoint(out).meta["config"]["eval_games"] == 5
+    assert load_checkpoint(out).meta["config"]["eval_minutes"] == 0
