@@ -286,29 +286,16 @@ def random_move_actions(es, mask, player, rng, out):
     """Write to ``out: int64[B]`` the actions of the uniformly random bot: each legal *move* equally likely.
 
     At the select step the piece is drawn with probability proportional to its number
-    of legal moves, at the displace step its destination uniformly, so the move made
-    is uniform over the legal moves (``random_actions`` is uniform per step instead).
-    In deployment the square is uniform over the legal ones; -1 for a game without a legal action.
+    of legal moves (a uniform pick from the legal-move list); every other step is
+    ``random_actions``: the displace step's mask holds exactly the selected piece's
+    destinations, so the move made is uniform over the legal moves.  In deployment the
+    square is uniform; -1 for a game without a legal action.
     ``rng: uint64[B]`` is the per-game generator (the env's action generator).
     """
-    phase, sub, sel, legal, nlegal = es[3], es[5], es[6], es[8], es[9]
+    phase, sub, legal, nlegal = es[3], es[5], es[8], es[9]
     for b in range(mask.shape[0]):
-        p = player[b]
-        if phase[b] != 0 or not mask[b].any():
-            random_actions(mask[b:b + 1], rng[b:b + 1], out[b:b + 1])
-            continue
-        if sub[b] == 0:
+        if phase[b] == 0 and sub[b] == 0 and mask[b].any():
             s = legal[b, randint(rng, b, nlegal[b]), 0]
+            out[b] = s if player[b] == 0 else 99 - s
         else:
-            n = 0
-            for i in range(nlegal[b]):
-                if legal[b, i, 0] == sel[b]:
-                    n += 1
-            k = randint(rng, b, n)
-            for i in range(nlegal[b]):
-                if legal[b, i, 0] == sel[b]:
-                    if k == 0:
-                        s = legal[b, i, 1]
-                        break
-                    k -= 1
-        out[b] = s if p == 0 else 99 - s
+            random_actions(mask[b:b + 1], rng[b:b + 1], out[b:b + 1])

@@ -22,10 +22,10 @@ from ..game import Termination, get_variant
 from ..nn import masked_log_policy
 
 
-def _score(wins: int, draws: int, losses: int, endings: Counter) -> dict:
-    games = wins + draws + losses
-    return {"games": games, "wins": wins, "draws": draws, "losses": losses,
-            "win_rate": wins / games if games else 0.0, "endings": dict(endings)}
+def _score(tally: Counter, endings: Counter) -> dict:
+    games = tally["wins"] + tally["draws"] + tally["losses"]
+    return {"games": games, "wins": tally["wins"], "draws": tally["draws"], "losses": tally["losses"],
+            "win_rate": tally["wins"] / games if games else 0.0, "endings": dict(endings)}
 
 
 @torch.no_grad()
@@ -68,7 +68,7 @@ def versus_random(net: nn.Module, variant: str, games: int, seed: int = 0) -> di
                 tally["draws" if winner < 0 else ("wins" if winner == side else "losses")] += 1
                 endings[Termination(int(env.termination[b])).name.lower()] += 1
             live &= ~env.done
-    return _score(tally["wins"], tally["draws"], tally["losses"], endings)
+    return _score(tally, endings)
 
 
 def agent_versus_random(agent: Agent, variant: str, games: int, seed: int = 0) -> dict:
@@ -86,4 +86,4 @@ def agent_versus_random(agent: Agent, variant: str, games: int, seed: int = 0) -
         out = game.outcome()
         endings[out.termination.name.lower()] += 1
         tally["draws" if out.winner is None else ("wins" if out.winner == side else "losses")] += 1
-    return _score(tally["wins"], tally["draws"], tally["losses"], endings)
+    return _score(tally, endings)

@@ -90,7 +90,7 @@ def _entropy(games) -> float:
 
 
 def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minutes: float | None = None,
-          resume: bool = False, device: str = "cpu", progress: bool = True, final_eval_games: int | None = None) -> dict:
+          resume: bool = False, device: str = "cpu", progress: bool = True) -> dict:
     """Train until ``steps`` learner steps in all (counting resumed ones) or ``minutes`` of wall-clock time.
 
     Args:
@@ -101,11 +101,11 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
         resume: continue the run in ``out`` from its latest checkpoint.
         device: ``"cpu"``, ``"cuda"``, ``"cuda:1"``...; under torchrun each rank takes ``cuda:LOCAL_RANK``.
         progress: show the progress bar.
-        final_eval_games: games against the random bot at the end (default ``cfg.eval_games``; 0 skips).
 
     Returns:
         A summary: counters, last losses, ``params_sha256`` (digest of the online network's
-        parameters: equal on every rank of a data-parallel run), and the final evaluation (``eval``) if any.
+        parameters: equal on every rank of a data-parallel run), and the final evaluation (``eval``,
+        ``cfg.eval_games`` games of ``versus_random``) unless ``cfg.eval_games`` is 0.
 
     Raises:
         CheckpointError: ``resume`` and the checkpoint is missing or corrupt (nothing is written then).
@@ -190,8 +190,7 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
     summary = {"out": str(out), "variant": cfg.variant, "preset": cfg.net, "rank": rank.rank, "world_size": rank.world,
                **vars(counters), "loss_critic": metrics.get("loss_critic"), "loss_policy": metrics.get("loss_policy"),
                "params_sha256": digest.hexdigest()}
-    n_eval = cfg.eval_games if final_eval_games is None else final_eval_games
-    if rank.main and n_eval:
-        summary["eval"] = versus_random(learner.theta, cfg.variant, n_eval, seed=10**6 + counters.learner_step)
+    if rank.main and cfg.eval_games:  # the final evaluation (``eval``)
+        summary["eval"] = versus_random(learner.theta, cfg.variant, cfg.eval_games, seed=10**6 + counters.learner_step)
     distributed.shutdown()
     return summary
