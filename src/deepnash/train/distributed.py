@@ -77,6 +77,12 @@ def any_rank(flag: bool, world: int, device: torch.device) -> bool:
 
 
 def shutdown() -> None:
-    """Leave the process group, if one was joined."""
+    """Leave the process group, if one was joined, once every rank has reached this point.
+
+    Without the barrier a rank that finishes first tears down its connections while
+    rank 0 is still writing the last checkpoint; gloo then aborted that rank
+    ("terminate called without an active exception") in one CI run.
+    """
     if dist.is_initialized():
+        dist.barrier()
         dist.destroy_process_group()
