@@ -51,7 +51,7 @@ def server():
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory):
+def chromium(tmp_path_factory):
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
     for flag in FLAGS + [f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"]:
@@ -60,6 +60,18 @@ def browser(tmp_path_factory):
     driver.implicitly_wait(0)
     yield driver
     driver.quit()
+
+
+@pytest.fixture
+def browser(chromium, server):
+    """The shared browser with no saved game, so each test starts in the lobby.
+
+    The storage is cleared on a same-origin page that runs no script: on the app's page an
+    earlier test's game could be joined meanwhile, and joining saves its token again.
+    """
+    chromium.get(server[1] + "/api/options")
+    chromium.execute_script("sessionStorage.clear()")
+    return chromium
 
 
 def cell(driver, name: str):
@@ -146,10 +158,6 @@ def test_lobby_picks_the_opponent_and_a_replay_steps_through_the_record(server, 
     """Picks Barrage and the greedy bot in the lobby, resigns, then uploads that game's record and steps through it."""
     app, url = server
     wait = WebDriverWait(browser, 10)
-    # No game to take up again. Cleared on a page of the same origin that runs no script: on the
-    # app's page, the previous test's game could be joined meanwhile, and joining saves its token.
-    browser.get(url + "/api/options")
-    browser.execute_script("sessionStorage.clear()")
     browser.get(url + "/")
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#opponent option"))
     browser.find_element(By.CSS_SELECTOR, "#variant option[value=barrage]").click()

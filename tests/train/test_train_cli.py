@@ -93,5 +93,5 @@ def test_eval_options_set_the_periodic_and_final_matches(tmp_path):
     assert proc.returncode == 0, proc.stderr
     summary = json.loads(proc.stdout.strip().splitlines()[-1])
     assert summary["eval"]["games"] == 5
-    assert load_checkpoint(out).meta["config"]["eval_games"] == 5
-    assert load_checkpoint(out).meta["config"]["eval_minutes"] == 0
+    config = load_checkpoint(out).meta["config"]
+    assert config["eval_games"] == 5 and config["eval_minutes"] == 0
