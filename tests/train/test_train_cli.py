@@ -92,6 +92,7 @@ def test_eval_options_set_the_periodic_and_final_matches(tmp_path):
     proc = run([*args, "--steps", "2", "--eval-games", "5", "--eval-minutes", "0", "--out", str(out), "--json"])
     assert proc.returncode == 0, proc.stderr
     summary = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert summary["eval"]["games"] == 5
+    assert summary["eval"]["games"] == summary["eval_target"]["games"] == 5
+    assert load_checkpoint(out / "best").meta["evaluation"]["win_rate"] == summary["best_win_rate"]
     config = load_checkpoint(out).meta["config"]
     assert config["eval_games"] == 5 and config["eval_minutes"] == 0

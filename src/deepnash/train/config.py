@@ -31,7 +31,8 @@ class TrainConfig:
         queue_games: bound of the queue of finished games between actors and learner.
         checkpoint_minutes: wall-clock minutes between checkpoints.
         eval_minutes: wall-clock minutes between evaluation matches against the random bot.
-        eval_games: games per evaluation (half with each colour; batched, 200 take seconds on a CPU).
+        eval_games: games per evaluation (half with each colour; batched, 200 take seconds on a CPU), played by
+            the online and the target network each; the best-evaluated network is kept in ``OUT/best``.
         seed: seeds the networks, the environments and the sampling.
         rnad: the R-NaD learner's configuration.
     """

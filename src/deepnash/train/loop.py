@@ -32,6 +32,8 @@ from .pool import ActorPool, LocalGames
 
 #: Checkpoint group name of each learner network (the agent plays ``online``).
 GROUPS = {"theta": "online", "theta_target": "target", "theta_reg": "reg", "theta_reg_prev": "reg_prev"}
+#: The run's sub-directory holding its best-evaluated network as an agent checkpoint.
+BEST = "best"
 
 
 @dataclass
@@ -44,20 +46,61 @@ class Counters:
     seconds: float = 0.0
 
 
+def _meta(learner: RNaDLearner, cfg: TrainConfig, counters: Counters, world: int) -> dict:
+    point = learner.schedule()
+    return {
+        "deepnash_version": __version__, "config": cfg.to_dict(), "net": cfg.net_config.to_dict(),
+        "variant": cfg.variant, "counters": vars(counters).copy(), "world_size": world,
+        "schedule": {"iteration": point.iteration, "step_in_iteration": point.step_in_iteration,
+                     "alpha": point.alpha},
+    }
+
+
 def _save(out: Path, learner: RNaDLearner, cfg: TrainConfig, counters: Counters, rank_world: int) -> Path:
     groups = {GROUPS[name]: net.state_dict() for name, net in learner.networks().items()}
     opt_tensors, opt_skeleton = split_tensors(learner.optimizer.state_dict())
     groups["optimizer"] = opt_tensors
     groups["rng"] = {"torch": torch.get_rng_state()}
-    point = learner.schedule()
-    meta = {
-        "deepnash_version": __version__, "config": cfg.to_dict(), "net": cfg.net_config.to_dict(),
-        "variant": cfg.variant, "counters": vars(counters).copy(), "world_size": rank_world,
-        "schedule": {"iteration": point.iteration, "step_in_iteration": point.step_in_iteration,
-                     "alpha": point.alpha},
-        "optimizer": opt_skeleton,
-    }
+    meta = {**_meta(learner, cfg, counters, rank_world), "optimizer": opt_skeleton}
     return save_checkpoint(out, counters.learner_step, groups, meta)
+
+
+def _best_win_rate(out: Path) -> float:
+    """The win rate of the run's best-evaluated network so far (-1 before any evaluation).
+
+    Raises:
+        CheckpointError: ``out/best`` exists but is corrupt (it is left as it is).
+    """
+    if not (out / BEST).exists():
+        return -1.0
+    return float(load_checkpoint(out / BEST).meta["evaluation"]["win_rate"])
+
+
+def _evaluate(learner: RNaDLearner, cfg: TrainConfig, counters: Counters, world: int, seed: int,
+              out: Path, best: float, runlog: RunLog) -> tuple[dict[str, dict], float]:
+    """Play the online and the target network against the random bot (same games); keep the best one.
+
+    A network that beats every earlier evaluation of the run is written to ``out/best`` as a
+    compact agent checkpoint (``checkpoint:OUT/best``), its evaluation in the manifest.
+
+    Returns:
+        ``({"online": result, "target": result}, best win rate so far)``.
+    """
+    nets = {"online": learner.theta, "target": learner.theta_target}
+    results = {w: versus_random(net, cfg.variant, cfg.eval_games, seed=seed) for w, net in nets.items()}
+    step = counters.learner_step
+    runlog.scalars(step, {"eval/win_rate_vs_random": results["online"]["win_rate"],
+                          "eval/target_win_rate_vs_random": results["target"]["win_rate"]})
+    runlog.message(f"step {step}: vs random (win-draw-loss) " + ", ".join(
+        f"{w} {r['wins']}-{r['draws']}-{r['losses']}" for w, r in results.items()))
+    weights = max(results, key=lambda w: results[w]["win_rate"])
+    if results[weights]["win_rate"] > best:
+        best = results[weights]["win_rate"]
+        meta = {**_meta(learner, cfg, counters, world),
+                "evaluation": {"weights": weights, "seed": seed, **results[weights]}}
+        save_checkpoint(out / BEST, step, {"online": nets[weights].state_dict()}, meta, keep=1)
+        runlog.message(f"step {step}: new best, the {weights} network ({best:.1%}) in {out / BEST}")
+    return results, best
 
 
 def _restore(path: Path, learner: RNaDLearner) -> Counters:
@@ -95,7 +138,9 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
 
     Args:
         cfg: the run's configuration (on resume, pass ``resume_config(out)``).
-        out: the run directory: checkpoints, ``latest``, TensorBoard files under ``tb/``.
+        out: the run directory: checkpoints, ``latest``, TensorBoard files under ``tb/`` and, once
+            evaluations run, ``best/``: the network (online or target) with the best evaluation so far,
+            as an agent checkpoint (its evaluation under ``evaluation`` in the manifest).
         steps: stop once the learner has made this many updates in all.
         minutes: stop after this many minutes of this invocation.
         resume: continue the run in ``out`` from its latest checkpoint.
@@ -104,11 +149,14 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
 
     Returns:
         A summary: counters, last losses, ``params_sha256`` (digest of the online network's
-        parameters: equal on every rank of a data-parallel run), and the final evaluation (``eval``,
-        ``cfg.eval_games`` games of ``versus_random``) unless ``cfg.eval_games`` is 0.
+        parameters: equal on every rank of a data-parallel run) and, unless ``cfg.eval_games`` is 0,
+        the final evaluation (``eval`` and ``eval_target``: ``cfg.eval_games`` games of
+        ``versus_random`` by the online and the target network) and ``best_win_rate``, the rate of
+        the run's best-evaluated network, kept in ``out/best``.
 
     Raises:
-        CheckpointError: ``resume`` and the checkpoint is missing or corrupt (nothing is written then).
+        CheckpointError: ``resume`` and the checkpoint (or ``out/best``) is missing or corrupt (nothing is
+            written then).
         FileExistsError: a fresh run into a directory that already holds checkpoints.
         ValueError: neither ``steps`` nor ``minutes`` given.
     """
@@ -124,6 +172,7 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
     torch.manual_seed(cfg.seed + rank.rank)
     learner = RNaDLearner(lambda: DeepNashNet(cfg.net_config), cfg.rnad, dev)
     counters = _restore(out, learner) if resume else Counters()
+    best = _best_win_rate(out) if resume else -1.0
     distributed.broadcast_modules(list(learner.networks().values()), rank.world)
     seed = cfg.seed + 1_000_003 * counters.learner_step + 7 * rank.rank
     source = (ActorPool(learner.theta, cfg, seed) if cfg.actors else LocalGames(learner.theta, cfg, seed, dev))
@@ -135,6 +184,7 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
     env_steps0 = env_steps_seen = source.env_steps
     step0 = counters.learner_step  # updates of earlier invocations do not count towards this one's rate
     metrics: dict[str, float] = {}
+    final_eval: dict[str, dict] = {}
     try:
         while True:
             elapsed = time.monotonic() - start
@@ -173,15 +223,15 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
                 last_ckpt = now
                 _save(out, learner, cfg, counters, rank.world)
             if rank.main and cfg.eval_games and now - last_eval >= 60 * cfg.eval_minutes:
-                result = versus_random(learner.theta, cfg.variant, cfg.eval_games, seed=counters.learner_step)
-                runlog.scalars(counters.learner_step, {"eval/win_rate_vs_random": result["win_rate"]})
-                runlog.message(f"step {counters.learner_step}: vs random {result['wins']}-{result['draws']}-"
-                               f"{result['losses']} (win-draw-loss)")
+                best = _evaluate(learner, cfg, counters, rank.world, counters.learner_step, out, best, runlog)[1]
                 last_eval = time.monotonic()
         if rank.main:
             counters.seconds += time.monotonic() - last_ckpt
             path = _save(out, learner, cfg, counters, rank.world)
             runlog.message(f"checkpoint {path}")
+            if cfg.eval_games:  # the final evaluation
+                final_eval, best = _evaluate(learner, cfg, counters, rank.world, 10**6 + counters.learner_step,
+                                             out, best, runlog)
     finally:
         signal.signal(signal.SIGTERM, old)
         source.close()
@@ -190,7 +240,7 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
     summary = {"out": str(out), "variant": cfg.variant, "preset": cfg.net, "rank": rank.rank, "world_size": rank.world,
                **vars(counters), "loss_critic": metrics.get("loss_critic"), "loss_policy": metrics.get("loss_policy"),
                "params_sha256": digest.hexdigest()}
-    if rank.main and cfg.eval_games:  # the final evaluation (``eval``)
-        summary["eval"] = versus_random(learner.theta, cfg.variant, cfg.eval_games, seed=10**6 + counters.learner_step)
+    if final_eval:
+        summary.update(eval=final_eval["online"], eval_target=final_eval["target"], best_win_rate=best)
     distributed.shutdown()
     return summary
