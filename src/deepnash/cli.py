@@ -276,6 +276,7 @@ def train(
     if "eval" in summary:
         e = summary["eval"]
         typer.echo(f"vs random: {e['wins']} wins, {e['draws']} draws, {e['losses']} losses ({e['win_rate']:.0%})")
+        typer.echo(f"best evaluation so far: {summary['best_win_rate']:.0%}, kept as checkpoint:{summary['out']}/best")
 
 
 @app.command("build-setup-pool")
