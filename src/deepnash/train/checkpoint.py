@@ -226,6 +226,17 @@ def join_tensors(skeleton, tensors: dict[str, torch.Tensor]):
     return skeleton
 
 
+def save_agent(dst: str | Path, step: int, network: dict[str, torch.Tensor], meta: dict) -> Path:
+    """Write one network as an agent checkpoint (``checkpoint:DIR``): the network under ``online``, nothing else.
+
+    Replaces an agent already in ``dst`` atomically, as ``save_checkpoint`` does (keeping only the new one).
+
+    Returns:
+        The written checkpoint directory (inside ``dst``).
+    """
+    return save_checkpoint(dst, step, {"online": network}, meta, keep=1)
+
+
 def export_agent(src: str | Path, dst: str | Path, weights: str = "online") -> Path:
     """Write one network of a training checkpoint as a compact agent checkpoint (for ``checkpoint:DIR``).
 
@@ -253,4 +264,4 @@ def export_agent(src: str | Path, dst: str | Path, weights: str = "online") -> P
     meta = {k: v for k, v in ck.meta.items() if k != "optimizer"}
     meta["exported_from"] = {"checkpoint": ck.path.name, "weights": weights}
     step = int(meta.get("counters", {}).get("learner_step", 0))
-    return save_checkpoint(dst, step, {"online": ck.groups[weights]}, meta, keep=1)
+    return save_agent(dst, step, ck.groups[weights], meta)

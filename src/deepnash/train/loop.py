@@ -24,7 +24,8 @@ from ..nn import DeepNashNet
 from ..rnad import RNaDLearner
 from . import distributed
 from .batch import to_trajectory
-from .checkpoint import CheckpointError, join_tensors, load_checkpoint, save_checkpoint, split_tensors
+from .checkpoint import (CheckpointError, join_tensors, load_checkpoint, save_agent, save_checkpoint,
+                         split_tensors)
 from .config import TrainConfig
 from .evaluate import versus_random
 from .logs import RunLog
@@ -98,7 +99,7 @@ def _evaluate(learner: RNaDLearner, cfg: TrainConfig, counters: Counters, world:
         best = results[weights]["win_rate"]
         meta = {**_meta(learner, cfg, counters, world),
                 "evaluation": {"weights": weights, "seed": seed, **results[weights]}}
-        save_checkpoint(out / BEST, step, {"online": nets[weights].state_dict()}, meta, keep=1)
+        save_agent(out / BEST, step, nets[weights].state_dict(), meta)
         runlog.message(f"step {step}: new best, the {weights} network ({best:.1%}) in {out / BEST}")
     return results, best
 
