@@ -66,11 +66,25 @@ def test_demo_prints_moves_and_board():
 
 @pytest.mark.skipif(not ARCHIVES.is_dir(), reason=f"the shared Gravon archives are not at {ARCHIVES}")
 def test_every_shared_classic_and_barrage_game_replays():
+    """The 14 shared months: every readable Classic and Barrage game replays, and every ending is accounted for.
+
+    The one record without a setup fails as unreadable (status 1, naming the file).  Of the "unable to move"
+    endings that the rules reach one move later, four are explained only by the ISF two-squares rule (the
+    loser's last moves left shuttle back), and one is wrong: Red's Captain (6) on f1 can still take Blue's Lieutenant (5) on f2.
+    """
     command = [sys.executable, "-c", "from deepnash.cli import app; app()", "validate-records", str(ARCHIVES), "--json"]
     out = subprocess.run(command, capture_output=True, text=True, timeout=300)
     r = json.loads(out.stdout)
-    assert out.returncode == 0 and r["failed"] == [] and r["end_mismatches"] == []
+    assert out.returncode == 1
+    assert [(f["file"].rsplit("/", 1)[-1], f["kind"], f["reason"]) for f in r["failed"]] == [
+        ("strados2014-9.zip:classic-2014.9-2525.xml", "unreadable", "no <field content=...>")]
+    assert r["end_mismatches"] == []
+    assert r["declared_early_two_squares"] == 4
+    assert [(m["file"].rsplit("/", 1)[-1], m["loser"], m["legal"]) for m in r["declared_with_moves_left"]] == [
+        ("strados2014-10.zip:classic-2014.10-2587.xml", "Red", ["f1-f2", "f1-e1"])]
     supported = {k: v for k, v in r["by_variant"].items() if v["supported"]}
     assert set(supported) == {"classic", "barrage"}
-    assert all(v["replayed"] == v["games_read"] == v["ended_as_recorded"] for v in supported.values())
-    assert r["replayed"] == sum(v["games_read"] for v in supported.values()) > 2000
+    assert all(v["replayed"] == v["games_read"] for v in supported.values())
+    assert supported["barrage"]["ended_as_recorded"] == supported["barrage"]["games_read"] == 1436
+    assert supported["classic"]["ended_as_recorded"] == supported["classic"]["games_read"] - 1 == 12298
+    assert r["replayed"] == sum(v["games_read"] for v in supported.values())
