@@ -184,6 +184,17 @@ def reset_all(st, es, cfg, outs, observe):
 
 
 @njit(cache=True)
+def reset_one(st, es, cfg, outs, b, observe):
+    """Begin a new game in slot ``b`` only and refresh its outputs; returns False as ``begin`` does."""
+    outs[3][b, :] = 0.0
+    outs[4][b] = False
+    if not begin(st, es, cfg, b):
+        return False
+    refresh(st, es, cfg, outs, b, observe)
+    return True
+
+
+@njit(cache=True)
 def _finish(st, es, cfg, outs, b, auto_reset):
     meta = st[2]
     rewards, done, winner, termination, length = outs[3], outs[4], outs[5], outs[6], outs[7]

@@ -147,6 +147,18 @@ class VectorEnv:
             raise RuntimeError(f"slot {bad}: {K.MAX_REDRAWS} setup draws all gave games over before the first move")
         return self.observe()
 
+    def reset_slot(self, b: int) -> None:
+        """Start a new game in slot ``b`` alone, whatever state its game is in (the other slots go on).
+
+        Raises:
+            IndexError: ``b`` is not a slot.
+            RuntimeError: the setup sources only give positions that are over before the first move.
+        """
+        if not 0 <= b < self.batch_size:
+            raise IndexError(f"slot {b} is not in 0..{self.batch_size - 1}")
+        if not K.reset_one(self._st, self._es, self._cfg, self._outs, b, self.observe_enabled):
+            raise RuntimeError(f"slot {b}: {K.MAX_REDRAWS} setup draws all gave games over before the first move")
+
     def observe(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(obs float32[B,82,10,10], mask bool[B,100], player int8[B])``: the live buffers, not copies."""
         return self.obs, self.mask, self.player

@@ -133,6 +133,11 @@ class RNaDConfig:
         adam: optimiser.
         neurd: policy loss.
         finetune: fine-tuning projection.
+        hold_reg_iterations: iterations after the first during which the regularisation policies
+            stay the network the learner started from (0: the paper's schedule, where each iteration's
+            end moves them to the target network).  With a behaviour-cloned start, this keeps
+            self-play regularised towards how people play for that long (human-regularised RL,
+            as piKL).
     """
 
     eta: float = 0.2
@@ -145,9 +150,11 @@ class RNaDConfig:
     adam: AdamConfig = field(default_factory=AdamConfig)
     neurd: NeuRDConfig = field(default_factory=NeuRDConfig)
     finetune: FineTuneConfig = field(default_factory=FineTuneConfig)
+    hold_reg_iterations: int = 0
 
     def __post_init__(self) -> None:
         _check(self.eta > 0, "RNaDConfig", "eta", self.eta, "> 0")
+        _check(self.hold_reg_iterations >= 0, "RNaDConfig", "hold_reg_iterations", self.hold_reg_iterations, ">= 0")
         _check(0 < self.gamma_avg <= 1, "RNaDConfig", "gamma_avg", self.gamma_avg, "in (0, 1]")
         _check(self.rho_bar > 0, "RNaDConfig", "rho_bar", self.rho_bar, "> 0")
         _check(self.c_bar > 0, "RNaDConfig", "c_bar", self.c_bar, "> 0")

@@ -165,7 +165,8 @@ class RNaDLearner:
 
     @torch.no_grad()
     def apply_update(self) -> dict[str, float]:
-        """Apply the accumulated gradients, move the target network, switch regularisers at an iteration's end.
+        """Apply the accumulated gradients, move the target network, switch regularisers at an iteration's end
+        (not before iteration ``config.hold_reg_iterations`` ends).
 
         Returns:
             metrics: ``grad_norm`` (of the applied gradient) and ``switched`` (1.0 at a switch).
@@ -179,11 +180,12 @@ class RNaDLearner:
             tgt.lerp_(src, self.config.gamma_avg)
         for tgt, src in zip(self.theta_target.buffers(), self.theta.buffers()):
             tgt.copy_(src)
-        if point.switch:
+        switch = point.switch and point.iteration >= self.config.hold_reg_iterations
+        if switch:
             self.theta_reg_prev.load_state_dict(self.theta_reg.state_dict())
             self.theta_reg.load_state_dict(self.theta_target.state_dict())
         self.learner_step += 1
-        return {"grad_norm": grad_norm, "switched": float(point.switch)}
+        return {"grad_norm": grad_norm, "switched": float(switch)}
 
     def step(self, trajectory: Trajectory, chunk_size: int | None = None) -> dict[str, float]:
         """One learner update on ``trajectory``: :meth:`accumulate_gradients` then :meth:`apply_update`."""

@@ -15,9 +15,11 @@ class RunLog:
         total: learner steps to reach (``None`` when the run is bounded by time).
         enabled: False on ranks other than 0 (they log nothing).
         progress: show the progress bar.
+        label: the bar's name (``train``, ``pretrain``).
     """
 
-    def __init__(self, out: Path, total: int | None, start: int, enabled: bool = True, progress: bool = True):
+    def __init__(self, out: Path, total: int | None, start: int, enabled: bool = True, progress: bool = True,
+                 label: str = "train"):
         self.enabled = enabled
         self.writer = None
         self.bar = None
@@ -27,7 +29,7 @@ class RunLog:
 
         self.writer = SummaryWriter(str(out / "tb"))
         if progress:
-            self.bar = Progress(TextColumn("[bold]train"), BarColumn(), TextColumn("{task.description}"),
+            self.bar = Progress(TextColumn(f"[bold]{label}"), BarColumn(), TextColumn("{task.description}"),
                                 TimeElapsedColumn())
             self.bar.start()
             self.task = self.bar.add_task("", total=total, completed=start)
@@ -38,11 +40,11 @@ class RunLog:
             for k, v in values.items():
                 self.writer.add_scalar(k, v, step)
 
-    def progress(self, step: int, games: int, steps_per_s: float, extra: str = "") -> None:
-        """Move the bar to ``step`` and show games played and agent steps per second."""
+    def progress(self, step: int, games: int, steps_per_s: float, extra: str = "", unit: str = "agent steps/s") -> None:
+        """Move the bar to ``step`` and show games played and the rate (``unit``, agent steps per second by default)."""
         if self.bar:
             self.bar.update(self.task, completed=step,
-                            description=f"step {step}  games {games}  {steps_per_s:,.0f} agent steps/s  {extra}")
+                            description=f"step {step}  games {games}  {steps_per_s:,.0f} {unit}  {extra}")
 
     def message(self, text: str) -> None:
         """A line above the bar (rank 0 only)."""

@@ -1,0 +1,353 @@
+"""Human games as training data: every decision of either player of Gravon records, as our agent sees it.
+
+A ``HumanGame`` is a Gravon record in compact form (both setups, the moves,
+the winner).  ``HumanDecisions`` replays many of them at once through
+``VectorEnv`` — the same kernels and the same 82-plane encoder the agent
+plays with — one game per slot: each player deploys its recorded setup with
+the 40 deployment actions in the paper's order (Red and Blue alternate), then
+each recorded move is played as select + displace.  At every step it emits,
+for the acting player:
+
+- ``obs``: ``float32[82, 10, 10]``, its observation (``deepnash.env.planes``);
+- ``mask``: ``bool[100]``, the legal-action mask;
+- ``target``: ``bool[100]``, the human's action: one square for a select or
+  displace step; for a deployment step, every square of its setup that holds
+  the type being placed and is still empty (identical pieces are
+  interchangeable, so any of them reproduces the recorded setup);
+- ``action``: ``int64``, the action the replay plays (one of ``target``);
+- ``value``: ``float32``, the game's result for that player (+1 won, -1 lost,
+  0 no winner), the value head's target;
+- ``phase``: ``int8``, 0 deployment, 1 selection, 2 displacement.
+
+Nothing is stored but the records' moves: observations are encoded as the
+games are replayed, a few hundred thousand decisions a second.  Records are
+replayed with no repetition rule and no draw limit (``record_variant(...,
+"none")``), as Gravon's server played them; a game whose deployment or moves
+the engine refuses is dropped where it fails and counted in ``skipped``.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..env import VectorEnv
+from ..env.actions import deploy_order
+from ..env.planes import NUM_PLANES
+from ..game import Variant, get_variant
+from ..game.errors import RecordError
+from ..game.kernels import M_PLY
+from ..notation.field import field_placements
+from ..notation.gravon import read_records
+from ..notation.record import GravonRecord
+from ..notation.replay import UnsupportedVariantError, record_variant
+
+#: ``phase`` codes of a decision.
+DEPLOY, SELECT, DISPLACE = 0, 1, 2
+PHASE_NAMES = ("deployment", "selection", "displacement")
+
+
+@dataclass(frozen=True)
+class HumanGame:
+    """One recorded game, compact.
+
+    Attributes:
+        key: ``"ARCHIVE:MEMBER#GAME"``, unique per game; the train/validation split hashes it.
+        variant: the record's game type, lower case (``"classic"``, ``"barrage"``).
+        setup: ``int8[2, 100]``: each player's piece types in its own frame (Blue's rotated 180°), -1 empty.
+        moves: ``int16[N, 2]``: (from, to) absolute squares, Red's move first.
+        winner: 0 Red, 1 Blue, -1 no winner recorded (draw, or no result).
+    """
+
+    key: str
+    variant: str
+    setup: np.ndarray
+    moves: np.ndarray
+    winner: int
+
+    @classmethod
+    def from_record(cls, record: GravonRecord) -> "HumanGame":
+        """The record in compact form.
+
+        Raises:
+            RecordError: the record's field cannot be read.
+        """
+        try:
+            red, blue = field_placements(record.field)
+        except ValueError as e:
+            raise RecordError(f"bad field: {e}", file=record.source) from None
+        moves = np.array([(m.from_sq, m.to_sq) for m in record.moves], dtype=np.int16).reshape(-1, 2)
+        return cls(key=f"{Path(record.source).name}#{record.game}", variant=record.variant.lower(),
+                   setup=np.stack([red, blue[::-1]]).astype(np.int8), moves=moves,
+                   winner=-1 if record.winner is None else int(record.winner))
+
+    @property
+    def decisions(self) -> int:
+        """Decisions of both players: one per placed piece, two per move."""
+        return int((self.setup >= 0).sum()) + 2 * len(self.moves)
+
+
+def load_games(paths: str | Path | Iterable[str | Path], variant: str | None = None,
+               skipped: Counter | None = None) -> list[HumanGame]:
+    """Every readable game of the records under ``paths`` (``.xml``, ``.zip``, folders), in the file order.
+
+    Args:
+        paths: Gravon records.
+        variant: keep only this game type (``"classic"``, ``"barrage"``); ``None`` keeps every supported one.
+        skipped: if given, counts what was left out: ``unreadable`` files and records, ``unsupported``
+            game types, ``other_variant``.
+
+    Raises:
+        FileNotFoundError: a path that does not exist.
+        ValueError: an unknown ``variant``.
+    """
+    if variant is not None:
+        get_variant(variant)
+    skipped = Counter() if skipped is None else skipped
+    out = []
+    for record in read_records(paths, on_error=lambda e: skipped.update(["unreadable"])):
+        try:
+            record_variant(record)
+        except UnsupportedVariantError:
+            skipped["unsupported"] += 1
+            continue
+        if variant is not None and record.variant.lower() != variant:
+            skipped["other_variant"] += 1
+            continue
+        try:
+            out.append(HumanGame.from_record(record))
+        except RecordError:
+            skipped["unreadable"] += 1
+    return out
+
+
+def split_games(games: list[HumanGame], validation: float = 0.05) -> tuple[list[HumanGame], list[HumanGame]]:
+    """Split by game, deterministically: a game is in validation when the CRC-32 of its key falls in the
+    lowest ``validation`` share (the same game lands on the same side in every run and on every machine).
+
+    Returns:
+        ``(training, validation)``, each in the input order.
+
+    Raises:
+        ValueError: ``validation`` outside [0, 1].
+    """
+    if not 0.0 <= validation <= 1.0:
+        raise ValueError(f"validation share must be in [0, 1], got {validation}")
+    cut = int(validation * 2**32)
+    held = [zlib.crc32(g.key.encode()) < cut for g in games]
+    return [g for g, h in zip(games, held) if not h], [g for g, h in zip(games, held) if h]
+
+
+@dataclass
+class DecisionBatch:
+    """A batch of ``N`` decisions (see the module docstring for each field).
+
+    Attributes:
+        obs: ``float32[N, 82, 10, 10]``.
+        mask, target: ``bool[N, 100]``.
+        action: ``int64[N]``.
+        value: ``float32[N]``.
+        phase: ``int8[N]``.
+        game: ``int64[N]``: the game's index in the stream's list.
+        ply: ``int32[N]``: moves played before the decision (0 during deployment).
+    """
+
+    obs: np.ndarray
+    mask: np.ndarray
+    target: np.ndarray
+    action: np.ndarray
+    value: np.ndarray
+    phase: np.ndarray
+    game: np.ndarray
+    ply: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.action)
+
+    @classmethod
+    def empty(cls, n: int) -> "DecisionBatch":
+        """Room for ``n`` decisions (contents undefined)."""
+        return cls(np.empty((n, NUM_PLANES, 10, 10), np.float32), np.empty((n, 100), bool),
+                   np.empty((n, 100), bool), np.empty(n, np.int64), np.empty(n, np.float32),
+                   np.empty(n, np.int8), np.empty(n, np.int64), np.empty(n, np.int32))
+
+    def take(self, idx: np.ndarray) -> "DecisionBatch":
+        """The decisions at ``idx``, copied."""
+        return DecisionBatch(*(np.take(getattr(self, f), idx, axis=0) for f in _FIELDS))
+
+
+_FIELDS = ("obs", "mask", "target", "action", "value", "phase", "game", "ply")
+
+
+class HumanDecisions:
+    """A stream of ``DecisionBatch`` es from recorded games (see the module docstring).
+
+    Args:
+        games: the games (all of ``variant``).
+        variant: ``"classic"``, ``"barrage"`` or a ``Variant``.
+        batch_size: decisions per batch.
+        slots: games replayed at once (one ``VectorEnv`` slot each); more slots mix more games per batch.
+        shuffle: draw the games in a random order each pass and shuffle decisions in a buffer of
+            ``buffer`` decisions; off, games are taken in order and decisions come in replay order.
+        epochs: passes over the games; ``None`` repeats forever (training).
+        seed: seeds the game order, the order in which identical pieces are deployed and the buffer.
+        buffer: decisions held for shuffling.
+
+    Attributes:
+        skipped: ``Counter`` of games dropped where the engine refused them (``illegal_action``,
+            ``wrong_player``), and ``decisions`` emitted, ``games`` finished.
+
+    Raises:
+        ValueError: a game of another variant, or sizes below 1.
+    """
+
+    def __init__(self, games: list[HumanGame], variant: Variant | str, *, batch_size: int = 256, slots: int = 64,
+                 shuffle: bool = True, epochs: int | None = 1, seed: int = 0, buffer: int = 8192):
+        self.variant = get_variant(variant)
+        for name, n in (("batch_size", batch_size), ("slots", slots), ("buffer", buffer)):
+            if n < 1:
+                raise ValueError(f"{name} must be at least 1, got {n}")
+        wrong = [g.key for g in games if g.variant != self.variant.name]
+        if wrong:
+            raise ValueError(f"{len(wrong)} games are not {self.variant.name} (first: {wrong[0]})")
+        self.games = games
+        self.batch_size, self.slots, self.shuffle, self.epochs = batch_size, slots, shuffle, epochs
+        self.buffer = max(buffer, batch_size) if shuffle else batch_size
+        self.rng = np.random.default_rng(seed)
+        self.skipped: Counter = Counter()
+        self.decisions = 0
+        self.games_done = 0
+        self._order = deploy_order(self.variant)
+
+    def _game_order(self) -> Iterator[int]:
+        epoch = 0
+        while self.epochs is None or epoch < self.epochs:
+            order = self.rng.permutation(len(self.games)) if self.shuffle else np.arange(len(self.games))
+            yield from (int(i) for i in order)
+            epoch += 1
+            if not self.games:
+                return
+
+    def _script(self, g: HumanGame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """A game's actions in replay order, each in its actor's frame, the actor of each, and for
+        deployment steps the type placed (-1 for moves)."""
+        n = len(self._order)
+        actions = np.empty(2 * n + 2 * len(g.moves), np.int64)
+        actor = np.empty_like(actions, dtype=np.int8)
+        placed = np.full(len(actions), -1, np.int8)
+        for p in (0, 1):
+            squares = np.empty(n, np.int64)
+            for t in np.unique(self._order):
+                where = np.flatnonzero(g.setup[p] == t)
+                slots = np.flatnonzero(self._order == t)
+                if len(where) != len(slots):
+                    return None
+                squares[slots] = self.rng.permutation(where) if self.shuffle else where
+            actions[p:2 * n:2] = squares
+            actor[p:2 * n:2] = p
+            placed[p:2 * n:2] = self._order
+        who = np.arange(len(g.moves)) % 2
+        frame = np.where(who[:, None] == 0, g.moves, 99 - g.moves.astype(np.int64))
+        actions[2 * n:] = frame.reshape(-1)
+        actor[2 * n:] = np.repeat(who, 2)
+        return actions, actor, placed
+
+    def __iter__(self) -> Iterator[DecisionBatch]:
+        B = self.slots
+        # no repetition rule, no draw limit: the records were played that way
+        v = self.variant.with_rules(max_moves=0, max_moves_without_attack=0, two_squares=False, more_squares=False)
+        env = VectorEnv(B, v, setups="learned", seed=int(self.rng.integers(2**31)), auto_reset=False)
+        order = self._game_order()
+        scripts: list = [None] * B
+        gid = np.full(B, -1, np.int64)
+        ptr = np.zeros(B, np.int64)
+        types = np.full((B, 2, 100), -1, np.int8)
+        result = np.zeros((B, 2), np.float32)
+        outcome = {-1: (0.0, 0.0), 0: (1.0, -1.0), 1: (-1.0, 1.0)}
+
+        def load(b: int, reset: bool = True) -> None:
+            """Put the next game with a usable setup into slot ``b`` (or leave it idle)."""
+            scripts[b], gid[b] = None, -1
+            for i in order:
+                script = self._script(self.games[i])
+                if script is None:
+                    self.skipped["bad_setup"] += 1
+                    continue
+                if reset:
+                    env.reset_slot(b)
+                scripts[b], gid[b], ptr[b] = script, i, 0
+                types[b] = self.games[i].setup
+                result[b] = outcome[self.games[i].winner]
+                return
+
+        for b in range(B):
+            load(b, reset=False)
+        buf = DecisionBatch.empty(self.buffer + B)
+        held = 0
+        while (gid >= 0).any():
+            live = np.flatnonzero(gid >= 0)
+            obs, mask, player = env.observe()
+            actions = env.random_actions().copy()  # idle slots play anything legal (or nothing, once over)
+            placed = np.empty(len(live), np.int8)
+            refused = []
+            for j, b in enumerate(live):
+                acts, actor, kinds = scripts[b]
+                k = ptr[b]
+                actions[b], placed[j] = acts[k], kinds[k]
+                if actor[k] != player[b] or not mask[b, acts[k]]:
+                    refused.append(b)
+                    self.skipped["wrong_player" if actor[k] != player[b] else "illegal_action"] += 1
+            if refused:  # drop those games and look again (nothing emitted, nothing stepped)
+                for b in refused:
+                    load(b)
+                continue
+            n, m = held, held + live.size
+            p = player[live].astype(np.int64)
+            a = actions[live]
+            np.take(obs, live, axis=0, out=buf.obs[n:m])
+            np.take(mask, live, axis=0, out=buf.mask[n:m])
+            target = buf.target[n:m]
+            target[:] = False
+            target[np.arange(live.size), a] = True
+            dep = placed >= 0
+            if dep.any():
+                target[dep] = buf.mask[n:m][dep] & (types[live[dep], p[dep]] == placed[dep][:, None])
+            buf.action[n:m] = a
+            buf.value[n:m] = result[live, p]
+            buf.phase[n:m] = np.where(dep, DEPLOY, np.where(env.substep[live] == 0, SELECT, DISPLACE))
+            buf.game[n:m] = gid[live]
+            buf.ply[n:m] = env.state.meta[live, M_PLY]
+            held = m
+            self.decisions += live.size
+            env.step(actions)
+            ptr[live] += 1
+            for b in live:
+                if ptr[b] >= len(scripts[b][0]) or env.done[b]:
+                    self.games_done += 1
+                    load(b)
+            if held >= self.buffer:
+                held = yield from self._drain(buf, held, final=False)
+        yield from self._drain(buf, held, final=True)
+
+    def _drain(self, buf: DecisionBatch, held: int, final: bool) -> Iterator[DecisionBatch]:
+        """Emit the buffer's first ``held`` decisions as batches (shuffled if asked); keep a partial
+        batch at the front unless ``final``.  Returns how many decisions the buffer still holds."""
+        order = self.rng.permutation(held) if self.shuffle else np.arange(held)
+        full = held // self.batch_size * self.batch_size
+        for i in range(0, full, self.batch_size):
+            yield buf.take(order[i:i + self.batch_size])
+        rest = order[full:]
+        if not len(rest):
+            return 0
+        if final:
+            yield buf.take(rest)
+            return 0
+        kept = buf.take(rest)
+        for f in _FIELDS:
+            getattr(buf, f)[:len(rest)] = getattr(kept, f)
+        return len(rest)

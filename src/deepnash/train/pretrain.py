@@ -1,0 +1,345 @@
+"""Behaviour cloning from human games (``deepnash pretrain``) and move-matching (``deepnash move-match``).
+
+The network learns what people played: each policy head by the cross-entropy
+of the human action under the legal-action mask, the value head by the
+squared error to the game's result.  A deployment step's "human action" is
+the set of squares of the recorded setup that hold the type being placed
+(``train.human``), so its loss is ``-log`` of the probability the policy gives
+that set.  Decisions come from ``train.human.HumanDecisions``; with ``mirror``
+half of every batch is reflected left to right (the board and its lakes are
+symmetric, so a mirrored position is a position of the same game).
+
+The run directory is an agent (``checkpoint:DIR``): its checkpoints hold the
+network under ``online`` (with the optimiser and counters for ``--resume``),
+written atomically as ``deepnash train`` writes them.
+"""
+
+from __future__ import annotations
+
+import math
+import signal
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch.nn import functional as F
+
+from .. import __version__
+from ..nn import DeepNashNet, get_preset, masked_log_policy
+from .checkpoint import CheckpointError, join_tensors, load_checkpoint, save_checkpoint, split_tensors
+from .human import DISPLACE, PHASE_NAMES, SELECT, DecisionBatch, HumanDecisions, HumanGame, split_games
+from .logs import RunLog
+
+#: Bins of the value head's calibration table (predicted probability of winning).
+CALIBRATION_BINS = 10
+
+
+@dataclass(frozen=True)
+class PretrainConfig:
+    """A behaviour-cloning run.
+
+    Attributes:
+        net: network preset (``nn.PRESETS``).
+        variant: ``"classic"`` or ``"barrage"``.
+        batch_size: decisions per update.
+        learning_rate: Adam's step size.
+        value_weight: weight of the value loss beside the policy loss.
+        validation: share of the games held out for validation (split by game, ``human.split_games``).
+        slots: games replayed at once by the stream.
+        buffer: decisions shuffled together.
+        mirror: reflect half of every batch left to right.
+        checkpoint_minutes: wall-clock minutes between checkpoints.
+        eval_minutes: wall-clock minutes between validation reports.
+        eval_games: validation games scored in each report (0: all of them).
+        seed: seeds the network, the stream and the mirroring.
+    """
+
+    net: str = "tiny"
+    variant: str = "classic"
+    batch_size: int = 256
+    learning_rate: float = 1e-3
+    value_weight: float = 0.5
+    validation: float = 0.05
+    slots: int = 128
+    buffer: int = 16384
+    mirror: bool = True
+    checkpoint_minutes: float = 5.0
+    eval_minutes: float = 15.0
+    eval_games: int = 200
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        get_preset(self.net)
+        for name in ("batch_size", "slots", "buffer"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"PretrainConfig.{name} must be at least 1, got {getattr(self, name)}")
+        if self.eval_games < 0 or self.learning_rate <= 0 or self.value_weight < 0:
+            raise ValueError("PretrainConfig: eval_games and value_weight must be >= 0, learning_rate > 0")
+
+    @property
+    def net_config(self):
+        """The network's ``NetConfig``."""
+        return get_preset(self.net)
+
+    def to_dict(self) -> dict:
+        """JSON-ready dict (``PretrainConfig(**d)`` reads it back)."""
+        return asdict(self)
+
+
+def mirror_batch(obs: torch.Tensor, mask: torch.Tensor, target: torch.Tensor, rows: torch.Tensor) -> None:
+    """Reflect decisions ``rows`` left to right in place: every plane's files, and the 100 squares of
+    the mask and target (square ``r*10+c`` becomes ``r*10+9-c``).  Shapes as in ``DecisionBatch``."""
+    if rows.numel() == 0:
+        return
+    obs[rows] = obs[rows].flip(-1)
+    for t in (mask, target):
+        t[rows] = t[rows].view(-1, 10, 10).flip(-1).reshape(-1, 100)
+
+
+def policy_loss(logits: torch.Tensor, mask: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """``float32[N]``: ``-log`` of the policy's probability of the human action set ``target`` (bool[N, 100])."""
+    log_policy = masked_log_policy(logits, mask)
+    return -torch.logsumexp(log_policy.masked_fill(~target, float("-inf")), dim=1)
+
+
+class _Scores:
+    """Sums over decisions for ``imitation_metrics``."""
+
+    def __init__(self) -> None:
+        self.n = np.zeros(3)
+        self.top1 = np.zeros(3)
+        self.top3 = np.zeros(3)
+        self.ce = np.zeros(3)
+        self.uniform = np.zeros(3)
+        self.selection_hit: dict[tuple[int, int], bool] = {}
+        self.moves = self.moves_hit = 0
+        self.brier = 0.0
+        self.decisive = 0
+        self.bins = np.zeros((CALIBRATION_BINS, 3))  # decisions, sum of predictions, wins
+
+    def add(self, batch: DecisionBatch, logits: torch.Tensor, value: torch.Tensor) -> None:
+        mask, target = torch.from_numpy(batch.mask), torch.from_numpy(batch.target)
+        ce = policy_loss(logits, mask, target).numpy()
+        top = masked_log_policy(logits, mask).topk(3, dim=1).indices
+        hits = target.gather(1, top).numpy()
+        legal = batch.mask.sum(1)
+        chance = (batch.target & batch.mask).sum(1) / legal
+        for ph in range(3):
+            rows = batch.phase == ph
+            self.n[ph] += rows.sum()
+            self.top1[ph] += hits[rows, 0].sum()
+            self.top3[ph] += hits[rows].any(1).sum()
+            self.ce[ph] += ce[rows].sum()
+            self.uniform[ph] += chance[rows].sum()
+        for i in np.flatnonzero(batch.phase == SELECT):
+            self.selection_hit[(int(batch.game[i]), int(batch.ply[i]))] = bool(hits[i, 0])
+        for i in np.flatnonzero(batch.phase == DISPLACE):
+            key = (int(batch.game[i]), int(batch.ply[i]))
+            self.moves += 1
+            self.moves_hit += bool(hits[i, 0]) and self.selection_hit.pop(key, False)
+        decisive = batch.value != 0
+        p_win = ((value.numpy().clip(-1, 1) + 1) / 2)[decisive]
+        won = (batch.value[decisive] > 0).astype(np.float64)
+        self.brier += float(((p_win - won) ** 2).sum())
+        self.decisive += int(decisive.sum())
+        b = np.minimum((p_win * CALIBRATION_BINS).astype(int), CALIBRATION_BINS - 1)
+        np.add.at(self.bins, b, np.stack([np.ones_like(won), p_win, won], 1))
+
+    def report(self) -> dict:
+        names = PHASE_NAMES
+        n = np.maximum(self.n, 1)
+        return {
+            "decisions": {k: int(v) for k, v in zip(names, self.n)},
+            "top1": {k: float(v) for k, v in zip(names, self.top1 / n)},
+            "top3": {k: float(v) for k, v in zip(names, self.top3 / n)},
+            "uniform_top1": {k: float(v) for k, v in zip(names, self.uniform / n)},
+            "cross_entropy": {**{k: float(v) for k, v in zip(names, self.ce / n)},
+                              "all": float(self.ce.sum() / max(self.n.sum(), 1))},
+            "move_top1": self.moves_hit / max(self.moves, 1),
+            "value_brier": self.brier / max(self.decisive, 1),
+            "calibration": [
+                {"predicted": [i / CALIBRATION_BINS, (i + 1) / CALIBRATION_BINS], "decisions": int(c),
+                 "mean_predicted": float(s / c) if c else None, "won": float(w / c) if c else None}
+                for i, (c, s, w) in enumerate(self.bins)],
+        }
+
+
+@torch.no_grad()
+def imitation_metrics(net: torch.nn.Module, games: list[HumanGame], variant: str,
+                      batch_size: int = 512) -> dict:
+    """How well ``net``'s raw policy matches the people of ``games`` (its argmax over legal actions).
+
+    Returns:
+        ``games`` (scored), ``skipped`` (games the engine refused, by reason), and per phase
+        (``deployment``, ``selection``, ``displacement``): ``decisions``, ``top1``, ``top3`` (the human
+        action among the policy's 1 or 3 most probable legal actions; in deployment any square
+        holding the type being placed counts), ``uniform_top1`` (the same for a uniform policy over
+        legal actions), ``cross_entropy`` (nats, plus ``all`` over every decision); ``move_top1``
+        (selection and displacement both right); ``value_brier`` (the Brier score of the value head
+        read as P(win) = (v + 1) / 2, over decisions of games with a winner) and ``calibration``
+        (per bin of that prediction: decisions, mean prediction, share won).
+    """
+    was_training = net.training
+    net.eval()
+    device = next(net.parameters()).device
+    stream = HumanDecisions(games, variant, batch_size=batch_size, shuffle=False, epochs=1)
+    scores = _Scores()
+    for batch in stream:
+        logits, value = net(torch.from_numpy(batch.obs).to(device))
+        scores.add(batch, logits.float().cpu(), value.float().cpu())
+    net.train(was_training)
+    return {"games": stream.games_done, "skipped": dict(stream.skipped), **scores.report()}
+
+
+@dataclass
+class PretrainCounters:
+    """Totals over the whole run, carried across resumes."""
+
+    step: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+
+
+def _save(out: Path, net: DeepNashNet, opt: torch.optim.Optimizer, cfg: PretrainConfig, counters: PretrainCounters,
+          evaluation: dict | None) -> Path:
+    opt_tensors, opt_skeleton = split_tensors(opt.state_dict())
+    meta = {"deepnash_version": __version__, "kind": "pretrain", "config": cfg.to_dict(),
+            "net": cfg.net_config.to_dict(), "variant": cfg.variant, "counters": vars(counters).copy(),
+            "optimizer": opt_skeleton}
+    if evaluation is not None:
+        meta["evaluation"] = evaluation
+    return save_checkpoint(out, counters.step, {"online": net.state_dict(), "optimizer": opt_tensors,
+                                                "rng": {"torch": torch.get_rng_state()}}, meta)
+
+
+def resume_pretrain_config(path: str | Path) -> PretrainConfig:
+    """The ``PretrainConfig`` of the behaviour-cloning run in ``path``.
+
+    Raises:
+        CheckpointError: no valid checkpoint there, or not one of ``deepnash pretrain``.
+    """
+    ck = load_checkpoint(path)
+    if ck.meta.get("kind") != "pretrain":
+        raise CheckpointError(f"{ck.path}: not a deepnash pretrain checkpoint")
+    return PretrainConfig(**ck.meta["config"])
+
+
+def pretrain(cfg: PretrainConfig, games: list[HumanGame], out: str | Path, *, steps: int | None = None,
+             minutes: float | None = None, resume: bool = False, device: str = "cpu",
+             progress: bool = True) -> dict:
+    """Behaviour-clone ``games`` until ``steps`` updates in all or ``minutes`` of this invocation.
+
+    Args:
+        cfg: the run's configuration (on resume: ``resume_pretrain_config(out)``).
+        games: every usable game of ``cfg.variant``; split here into training and validation.
+        out: the run directory (checkpoints, ``tb/``); an agent, ``checkpoint:OUT``.
+        steps, minutes: bounds (at least one).
+        resume: continue the run in ``out`` (the stream starts a fresh shuffle).
+        device: ``cpu``, ``cuda``...
+        progress: show the progress bar.
+
+    Returns:
+        ``out``, counters, the last losses, ``train_games``/``validation_games`` and ``validation``:
+        ``imitation_metrics`` on up to ``cfg.eval_games`` validation games (also stored in the
+        last checkpoint's manifest under ``evaluation``).
+
+    Raises:
+        ValueError: no bound, or no training games.
+        FileExistsError: a fresh run into a directory that holds checkpoints.
+        CheckpointError: ``resume`` and the checkpoint is missing, corrupt or not a pretraining one.
+    """
+    if steps is None and minutes is None:
+        raise ValueError("give steps or minutes (or both) to bound the run")
+    out = Path(out)
+    if not resume and (out / "latest").exists():
+        raise FileExistsError(f"{out} already holds a run; resume it with --resume {out}")
+    train_games, val_games = split_games(games, cfg.validation)
+    if not train_games:
+        raise ValueError(f"no {cfg.variant} training games among {len(games)} games")
+    val_games = sorted(val_games, key=lambda g: g.key)[:cfg.eval_games or None]
+    dev = torch.device(device)
+    torch.manual_seed(cfg.seed)
+    net = DeepNashNet(cfg.net_config).to(dev)
+    opt = torch.optim.Adam(net.parameters(), lr=cfg.learning_rate)
+    counters = PretrainCounters()
+    if resume:
+        ck = load_checkpoint(out)
+        if ck.meta.get("kind") != "pretrain":
+            raise CheckpointError(f"{ck.path}: not a deepnash pretrain checkpoint")
+        net.load_state_dict(ck.groups["online"])
+        opt.load_state_dict(join_tensors(ck.meta["optimizer"], ck.groups["optimizer"]))
+        counters = PretrainCounters(**ck.meta["counters"])
+        torch.set_rng_state(ck.groups["rng"]["torch"])
+    source = HumanDecisions(train_games, cfg.variant, batch_size=cfg.batch_size, slots=cfg.slots,
+                            buffer=cfg.buffer, epochs=None, seed=cfg.seed + 7919 * counters.step)
+    stream = iter(source)
+    runlog = RunLog(out, steps, counters.step, progress=progress, label="pretrain")
+    stop_requested: list[bool] = []
+    old = signal.signal(signal.SIGTERM, lambda *_: stop_requested.append(True))
+    start = last_ckpt = last_eval = time.monotonic()
+    step0, decisions0 = counters.step, counters.decisions
+    losses = {"policy": math.nan, "value": math.nan}
+    evaluation = None
+    net.train()
+    try:
+        while not ((steps is not None and counters.step >= steps)
+                   or (minutes is not None and time.monotonic() - start >= 60 * minutes) or stop_requested):
+            batch = next(stream)
+            obs = torch.from_numpy(batch.obs).to(dev)
+            mask = torch.from_numpy(batch.mask).to(dev)
+            target = torch.from_numpy(batch.target).to(dev)
+            if cfg.mirror:
+                mirror_batch(obs, mask, target, torch.nonzero(torch.rand(len(batch)) < 0.5).squeeze(1).to(dev))
+            logits, value = net(obs)
+            lp = policy_loss(logits, mask, target).mean()
+            lv = F.mse_loss(value, torch.from_numpy(batch.value).to(dev))
+            loss = lp + cfg.value_weight * lv
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            if not math.isfinite(float(loss)):
+                raise FloatingPointError(f"non-finite loss at step {counters.step}: policy {float(lp)}, value {float(lv)}")
+            counters.step += 1
+            counters.decisions += len(batch)
+            losses = {"policy": float(lp), "value": float(lv)}
+            now = time.monotonic()
+            rate = (counters.decisions - decisions0) / max(now - start, 1e-9)
+            runlog.scalars(counters.step, {"losses/policy": losses["policy"], "losses/value": losses["value"],
+                                           "charts/decisions_per_s": rate,
+                                           "charts/updates_per_s": (counters.step - step0) / max(now - start, 1e-9)})
+            runlog.progress(counters.step, source.games_done, rate, f"policy {losses['policy']:.3f}",
+                            unit="decisions/s")
+            if now - last_ckpt >= 60 * cfg.checkpoint_minutes:
+                counters.seconds += now - last_ckpt
+                last_ckpt = now
+                _save(out, net, opt, cfg, counters, None)
+            if val_games and now - last_eval >= 60 * cfg.eval_minutes:
+                evaluation = _report(net, val_games, cfg, counters, runlog)
+                last_eval = time.monotonic()
+        if val_games:
+            evaluation = _report(net, val_games, cfg, counters, runlog)
+        counters.seconds += time.monotonic() - last_ckpt
+        path = _save(out, net, opt, cfg, counters, evaluation)
+        runlog.message(f"checkpoint {path}")
+    finally:
+        signal.signal(signal.SIGTERM, old)
+        runlog.close()
+    return {"out": str(out), "variant": cfg.variant, "preset": cfg.net, **vars(counters),
+            "loss_policy": losses["policy"], "loss_value": losses["value"],
+            "train_games": len(train_games), "validation_games": len(val_games), "validation": evaluation}
+
+
+def _report(net: DeepNashNet, games: list[HumanGame], cfg: PretrainConfig, counters: PretrainCounters,
+            runlog: RunLog) -> dict:
+    r = imitation_metrics(net, games, cfg.variant)
+    scalars = {f"validation/top1_{k}": v for k, v in r["top1"].items()}
+    scalars.update({f"validation/top3_{k}": v for k, v in r["top3"].items()})
+    scalars.update({"validation/cross_entropy": r["cross_entropy"]["all"], "validation/move_top1": r["move_top1"],
+                    "validation/value_brier": r["value_brier"]})
+    runlog.scalars(counters.step, scalars)
+    runlog.message(f"step {counters.step}: validation top-1 " + ", ".join(
+        f"{k} {v:.1%}" for k, v in r["top1"].items()) + f", move {r['move_top1']:.1%}, "
+        f"cross-entropy {r['cross_entropy']['all']:.3f}, value Brier {r['value_brier']:.3f}")
+    return r
