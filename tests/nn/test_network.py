@@ -184,3 +184,41 @@ def test_relu_logits_switch():
     net = DeepNashNet(NetConfig(**{**get_preset("tiny").to_dict(), "relu_logits": True}))
     logits, _ = net(make_obs([0, 1, 2]))
     assert (logits >= 0).all()
+
+
+@pytest.mark.parametrize("stride", [1, 2])
+def test_strided_pointwise_layers_compute_what_torch_layers_compute(stride):
+    """The 1×1 projections are the same functions, with the same parameters, as torch's own layers."""
+    from deepnash.nn.pyramid import StridedPointwise, StridedPointwiseTranspose
+
+    torch.manual_seed(stride)
+    ours, theirs = StridedPointwise(8, 6, stride), torch.nn.Conv2d(8, 6, 1, stride=stride)
+    theirs.load_state_dict(ours.state_dict())
+    x = torch.randn(5, 8, 10, 10).to(memory_format=torch.channels_last)
+    torch.testing.assert_close(ours(x), theirs(x))
+    ours = StridedPointwiseTranspose(8, 6, stride)
+    theirs = torch.nn.ConvTranspose2d(8, 6, 1, stride=stride, output_padding=stride - 1)
+    theirs.load_state_dict(ours.state_dict())
+    x = torch.randn(5, 8, 5, 5).to(memory_format=torch.channels_last)
+    torch.testing.assert_close(ours(x), theirs(x))
+
+
+def test_tiny_network_trains_on_two_threads():
+    """PyTorch's strided 1×1 oneDNN kernel corrupted the heap on two threads (the tiny heads' 8 channels):
+    a process that runs the heads' backward passes on batches of every size must exit cleanly."""
+    import subprocess
+    import sys
+
+    code = """
+import random, torch
+torch.set_num_threads(2)
+from deepnash.nn import DeepNashNet, get_preset
+net = DeepNashNet(get_preset("tiny"))
+random.seed(0)
+for head, c in [(net.deploy_head, 16), (net.select_head, 17), (net.displace_head, 27), (net.value_head, 27)] * 60:
+    x = torch.randn(random.randint(1, 300), c, 10, 10).to(memory_format=torch.channels_last).requires_grad_()
+    head(x).square().mean().backward()
+print("clean")
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0 and out.stdout.strip() == "clean", out.stderr[-500:]

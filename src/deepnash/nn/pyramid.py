@@ -12,6 +12,44 @@ from torch import nn
 from torch.nn import functional as F
 
 
+class StridedPointwise(nn.Conv2d):
+    """A 1×1 convolution with stride ``s``, computed as the unstrided 1×1 convolution of every ``s``-th
+    square: the same function and parameters as ``nn.Conv2d(c_in, c_out, 1, stride=s)``.
+
+    PyTorch 2.13's oneDNN kernel for strided 1×1 convolutions on channels-last inputs corrupts
+    the heap when it runs on two or more threads with narrow layers (8 channels: the ``tiny``
+    preset's heads); the unstrided kernel is sound.
+    """
+
+    def __init__(self, c_in: int, c_out: int, stride: int):
+        super().__init__(c_in, c_out, 1, stride=stride)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        s = self.stride[0]
+        return F.conv2d(x[:, :, ::s, ::s], self.weight, self.bias)
+
+
+class StridedPointwiseTranspose(nn.ConvTranspose2d):
+    """A 1×1 transposed convolution with stride ``s`` (output padding ``s - 1``), computed as an
+    unstrided 1×1 convolution written to every ``s``-th square, the bias everywhere: the same
+    function and parameters as ``nn.ConvTranspose2d(c_in, c_out, 1, stride=s, output_padding=s - 1)``
+    (see ``StridedPointwise`` for why).
+
+    Shapes: ``float32[N, c_in, H, W]`` → ``float32[N, c_out, sH, sW]``.
+    """
+
+    def __init__(self, c_in: int, c_out: int, stride: int):
+        super().__init__(c_in, c_out, 1, stride=stride, output_padding=stride - 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        s = self.stride[0]
+        n, _, h, w = x.shape
+        y = F.conv2d(x, self.weight.transpose(0, 1))
+        out = y.new_zeros(n, y.shape[1], h * s, w * s).contiguous(memory_format=torch.channels_last)
+        out[:, :, ::s, ::s] = y
+        return out + self.bias[None, :, None, None]
+
+
 class ConvResBlock(nn.Module):
     """Convolution resblock: conv ``c_out//2`` (stride ``s``) + ReLU, conv ``c_out`` + ReLU, plus the input.
 
@@ -26,7 +64,7 @@ class ConvResBlock(nn.Module):
         super().__init__()
         self.conv1 = nn.Conv2d(c_in, c_out // 2, 3, stride=stride, padding=1)
         self.conv2 = nn.Conv2d(c_out // 2, c_out, 3, padding=1)
-        self.proj = nn.Conv2d(c_in, c_out, 1, stride=stride) if (stride != 1 or c_in != c_out) else None
+        self.proj = StridedPointwise(c_in, c_out, stride) if (stride != 1 or c_in != c_out) else None
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         h = F.relu(self.conv2(F.relu(self.conv1(x))))
@@ -55,10 +93,7 @@ class DeconvResBlock(nn.Module):
         self.deconv1 = nn.ConvTranspose2d(c_in, c_out // 2, 3, stride=stride, padding=1, output_padding=pad_out)
         self.skip = nn.Conv2d(c_skip, c_out // 2, 1)
         self.deconv2 = nn.ConvTranspose2d(c_out // 2, c_out, 3, padding=1)
-        self.proj = (
-            nn.ConvTranspose2d(c_in, c_out, 1, stride=stride, output_padding=pad_out)
-            if (stride != 1 or c_in != c_out) else None
-        )
+        self.proj = StridedPointwiseTranspose(c_in, c_out, stride) if (stride != 1 or c_in != c_out) else None
 
     def forward(self, x: torch.Tensor, skip: torch.Tensor) -> torch.Tensor:
         h = F.relu(self.deconv1(x)) + self.skip(skip)
