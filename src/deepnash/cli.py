@@ -220,11 +220,16 @@ def demo(
 @app.command("train")
 def train(
     variant: str = typer.Option("barrage", help="classic, barrage"),
-    preset: str = typer.Option("tiny", help="tiny, small (CPU) or paper (256/320 channels, batch 768)"),
+    preset: str = typer.Option(None, help="tiny, small (CPU) or paper (256/320 channels, batch 768); default: "
+                                          "the --init network's, else tiny"),
     minutes: float = typer.Option(None, help="train for this many minutes"),
     steps: int = typer.Option(None, help="train until this many learner updates in all (resumed ones count)"),
     out: str = typer.Option(None, help="run directory (default runs/{variant}__{preset}__{seed}__{time})"),
     resume: str = typer.Option(None, help="continue the run in this directory from its latest checkpoint"),
+    init: str = typer.Option(None, help="start all four networks from this checkpoint's network (e.g. a "
+                                        "`deepnash pretrain` run: R-NaD from a human prior)"),
+    hold_reg: int = typer.Option(None, help="R-NaD iterations after the first that keep the regularisation "
+                                            "policy at the --init network (default 0)"),
     device: str = typer.Option("cpu", help="cpu, cuda, cuda:1 ... (torchrun: each rank takes cuda:LOCAL_RANK)"),
     actors: int = typer.Option(None, help="actor processes (0: self-play in the learner's process)"),
     envs: int = typer.Option(None, help="games each actor plays at once (default: the preset's)"),
@@ -247,7 +252,7 @@ def train(
 
     from .train.checkpoint import CheckpointError
     from .train.config import train_preset
-    from .train.loop import resume_config, train as run_training
+    from .train.loop import init_preset, resume_config, train as run_training
 
     torch.set_num_threads(threads)
     if minutes is None and steps is None:
@@ -256,8 +261,11 @@ def train(
         if resume:
             cfg, run_dir = resume_config(resume), resume
         else:
-            cfg = train_preset(preset, variant=variant, seed=seed)
+            preset = preset or (init_preset(init) if init else "tiny")
+            cfg = train_preset(preset, variant=variant, seed=seed, init=init or "")
             run_dir = out or f"runs/{variant}__{preset}__{seed}__{time.strftime('%Y%m%d-%H%M%S')}"
+        if hold_reg is not None:
+            cfg = replace(cfg, rnad=replace(cfg.rnad, hold_reg_iterations=hold_reg))
         changes = {k: v for k, v in (("actors", actors), ("checkpoint_minutes", checkpoint_minutes), ("envs", envs),
                                      ("batch_games", batch_games), ("max_steps", max_steps), ("eval_games", eval_games),
                                      ("eval_minutes", eval_minutes)) if v is not None}
@@ -277,6 +285,113 @@ def train(
         e = summary["eval"]
         typer.echo(f"vs random: {e['wins']} wins, {e['draws']} draws, {e['losses']} losses ({e['win_rate']:.0%})")
         typer.echo(f"best evaluation so far: {summary['best_win_rate']:.0%}, kept as checkpoint:{summary['out']}/best")
+
+
+@app.command("pretrain")
+def pretrain(
+    records: list[str] = typer.Argument(None, help="Gravon .xml files, .zip archives or folders "
+                                                   "(default: ../shared/data/gravon)"),
+    variant: str = typer.Option("classic", help="classic, barrage"),
+    preset: str = typer.Option("tiny", help="network preset: tiny, small, paper"),
+    minutes: float = typer.Option(None, help="train for this many minutes"),
+    steps: int = typer.Option(None, help="train until this many updates in all (resumed ones count)"),
+    out: str = typer.Option(None, help="run directory (default runs/pretrain__{variant}__{preset}__{seed}__{time})"),
+    resume: str = typer.Option(None, help="continue the run in this directory from its latest checkpoint"),
+    device: str = typer.Option("cpu", help="cpu, cuda, cuda:1 ..."),
+    batch_size: int = typer.Option(None, help="decisions per update (default 256)"),
+    lr: float = typer.Option(None, help="Adam learning rate (default 1e-3)"),
+    validation: float = typer.Option(None, help="share of the games held out by game (default 0.05)"),
+    eval_games: int = typer.Option(None, help="validation games scored per report (default 200; 0: all)"),
+    eval_minutes: float = typer.Option(None, help="minutes between validation reports (default 15)"),
+    checkpoint_minutes: float = typer.Option(None, help="minutes between checkpoints (default 5)"),
+    mirror: bool = typer.Option(None, help="reflect half of every batch left to right (default on)"),
+    seed: int = typer.Option(0, help="seed of the network, the stream and the mirroring"),
+    threads: int = typer.Option(1, help="torch CPU threads"),
+    progress: bool = typer.Option(True, help="show the progress bar"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON summary"),
+) -> None:
+    """Behaviour cloning: teach a network the moves people played in Gravon records (an agent: checkpoint:OUT)."""
+    import time
+    from collections import Counter
+    from dataclasses import replace
+
+    import torch
+
+    from .notation.gravon import default_archive_dir
+    from .train.checkpoint import CheckpointError
+    from .train.human import load_games
+    from .train.pretrain import PretrainConfig, format_metrics, pretrain as run_pretrain, resume_pretrain_config
+
+    torch.set_num_threads(threads)
+    if minutes is None and steps is None:
+        raise typer.BadParameter("give --minutes or --steps")
+    try:
+        if resume:
+            cfg, run_dir = resume_pretrain_config(resume), resume
+        else:
+            cfg = PretrainConfig(net=preset, variant=variant, seed=seed)
+            run_dir = out or f"runs/pretrain__{variant}__{preset}__{seed}__{time.strftime('%Y%m%d-%H%M%S')}"
+        changes = {k: v for k, v in (("batch_size", batch_size), ("learning_rate", lr), ("validation", validation),
+                                     ("eval_games", eval_games), ("eval_minutes", eval_minutes),
+                                     ("checkpoint_minutes", checkpoint_minutes), ("mirror", mirror)) if v is not None}
+        cfg = replace(cfg, **changes)
+        skipped: Counter = Counter()
+        games = load_games(records or [default_archive_dir()], cfg.variant, skipped)
+        summary = run_pretrain(cfg, games, run_dir, steps=steps, minutes=minutes, resume=bool(resume),
+                               device=device, progress=progress and not as_json)
+    except (CheckpointError, FileExistsError, FileNotFoundError, ValueError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+    summary["records_skipped"] = dict(skipped)
+    if as_json:
+        typer.echo(json.dumps(summary))
+        return
+    typer.echo(f"{summary['step']} updates, {summary['decisions']:,} decisions from {summary['train_games']} games "
+               f"in {summary['out']} (validation: {summary['validation_games']} games)")
+    if summary["validation"]:
+        typer.echo(format_metrics(summary["validation"]))
+    typer.echo(f"agent: checkpoint:{summary['out']}")
+
+
+@app.command("move-match")
+def move_match(
+    agent: str = typer.Argument(..., help="a network agent spec: shipped:classic, checkpoint:DIR ..."),
+    records: list[str] = typer.Argument(..., help="Gravon .xml files, .zip archives or folders"),
+    variant: str = typer.Option("classic", help="classic, barrage: the games of that type are scored"),
+    games: int = typer.Option(0, help="score only the first N games (0: all)"),
+    threads: int = typer.Option(1, help="torch CPU threads"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+) -> None:
+    """Score a network agent's raw policy against the moves people played (top-1/top-3 per decision kind)."""
+    from collections import Counter
+
+    import torch
+
+    from .agents.registry import AgentSpecError, make_agent
+    from .train.checkpoint import CheckpointError
+    from .train.human import load_games
+    from .train.pretrain import format_metrics, imitation_metrics
+
+    torch.set_num_threads(threads)
+    try:
+        player = make_agent(agent)
+        net = getattr(player, "net", None)
+        if net is None:
+            raise ValueError(f"{agent!r} is not a network agent: move-match scores a network's policy")
+        skipped: Counter = Counter()
+        chosen = load_games(records, variant, skipped)[:games or None]
+        if not chosen:
+            raise ValueError(f"no readable {variant} games in {', '.join(records)}")
+        result = imitation_metrics(net, chosen, variant)
+    except (AgentSpecError, CheckpointError, FileNotFoundError, ValueError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+    result = {"agent": agent, "variant": variant, "records_skipped": dict(skipped), **result}
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    typer.echo(f"{agent} on {result['games']} {variant} games")
+    typer.echo(format_metrics(result))
 
 
 @app.command("build-setup-pool")

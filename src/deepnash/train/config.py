@@ -34,7 +34,11 @@ class TrainConfig:
         eval_games: games per evaluation (half with each colour; batched, 200 take seconds on a CPU), played by
             the online and the target network each; the best-evaluated network is kept in ``OUT/best``.
         seed: seeds the networks, the environments and the sampling.
-        rnad: the R-NaD learner's configuration.
+        init: a checkpoint whose network (``online``) starts all four learner networks (online, target
+            and both regularisation networks), e.g. a behaviour-cloned one from ``deepnash pretrain``;
+            empty: random initialisation.  Used when a run starts, not on resume.
+        rnad: the R-NaD learner's configuration (``rnad.hold_reg_iterations`` keeps the regularisation
+            policies at the ``init`` network for that many iterations after the first).
     """
 
     net: str = "tiny"
@@ -50,6 +54,7 @@ class TrainConfig:
     eval_minutes: float = 10.0
     eval_games: int = 200
     seed: int = 0
+    init: str = ""
     rnad: RNaDConfig = field(default_factory=RNaDConfig)
 
     def __post_init__(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -47,13 +48,13 @@ class RunLog:
                             description=f"step {step}  games {games}  {steps_per_s:,.0f} {unit}  {extra}")
 
     def message(self, text: str) -> None:
-        """A line above the bar (rank 0 only)."""
+        """A line above the bar, or on stderr without one (stdout stays the command's output; rank 0 only)."""
         if not self.enabled:
             return
         if self.bar:
             self.bar.console.print(text)
         else:
-            print(text, flush=True)
+            print(text, file=sys.stderr, flush=True)
 
     def close(self) -> None:
         """Flush the event files and stop the bar."""

@@ -118,6 +118,38 @@ def _restore(path: Path, learner: RNaDLearner) -> Counters:
     return counters
 
 
+def init_networks(learner: RNaDLearner, cfg: TrainConfig) -> None:
+    """Set the learner's four networks to the ``online`` network of the checkpoint ``cfg.init``.
+
+    Raises:
+        CheckpointError: the checkpoint is missing, corrupt or holds no ``online`` network.
+        ValueError: its network is not of ``cfg.net``'s shape.
+    """
+    ck = load_checkpoint(cfg.init)
+    if "online" not in ck.networks:
+        raise CheckpointError(f"{ck.path}: no 'online' network to start from (stored: {', '.join(ck.networks)})")
+    if ck.meta.get("net") != cfg.net_config.to_dict():
+        raise ValueError(f"{ck.path} holds a network of another shape than the {cfg.net!r} preset "
+                         f"({ck.meta.get('net')}); pass the preset it was trained with")
+    if ck.meta.get("variant", cfg.variant) != cfg.variant:
+        raise ValueError(f"{ck.path} was trained on {ck.meta['variant']}, this run plays {cfg.variant}")
+    for net in learner.networks().values():
+        net.load_state_dict(ck.groups["online"])
+
+
+def init_preset(path: str | Path) -> str:
+    """The network preset of the checkpoint at ``path`` (its ``config.net``).
+
+    Raises:
+        CheckpointError: no valid checkpoint there, or none that names its preset.
+    """
+    ck = load_checkpoint(path)
+    name = ck.meta.get("config", {}).get("net")
+    if not isinstance(name, str):
+        raise CheckpointError(f"{ck.path}: the manifest names no network preset")
+    return name
+
+
 def resume_config(path: str | Path) -> TrainConfig:
     """The ``TrainConfig`` a run was started with (read from its latest checkpoint).
 
@@ -172,6 +204,8 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
         raise FileExistsError(f"{out} already holds a training run; resume it with --resume {out}")
     torch.manual_seed(cfg.seed + rank.rank)
     learner = RNaDLearner(lambda: DeepNashNet(cfg.net_config), cfg.rnad, dev)
+    if cfg.init and not resume:
+        init_networks(learner, cfg)
     counters = _restore(out, learner) if resume else Counters()
     best = _best_win_rate(out) if resume else -1.0
     distributed.broadcast_modules(list(learner.networks().values()), rank.world)

@@ -193,6 +193,16 @@ def imitation_metrics(net: torch.nn.Module, games: list[HumanGame], variant: str
     return {"games": stream.games_done, "skipped": dict(stream.skipped), **scores.report()}
 
 
+def format_metrics(r: dict) -> str:
+    """``imitation_metrics``' result as a table: per phase top-1, top-3, uniform top-1, cross-entropy."""
+    lines = [f"{'':<14}{'decisions':>10}{'top-1':>8}{'top-3':>8}{'uniform':>9}{'x-entropy':>10}"]
+    for k in ("deployment", "selection", "displacement"):
+        lines.append(f"{k:<14}{r['decisions'][k]:>10,}{r['top1'][k]:>8.1%}{r['top3'][k]:>8.1%}"
+                     f"{r['uniform_top1'][k]:>9.1%}{r['cross_entropy'][k]:>10.3f}")
+    lines.append(f"whole move top-1 {r['move_top1']:.1%}; value Brier {r['value_brier']:.3f} over games with a winner")
+    return "\n".join(lines)
+
+
 @dataclass
 class PretrainCounters:
     """Totals over the whole run, carried across resumes."""
@@ -299,11 +309,11 @@ def pretrain(cfg: PretrainConfig, games: list[HumanGame], out: str | Path, *, st
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
-            if not math.isfinite(float(loss)):
+            if not math.isfinite(float(loss.detach())):
                 raise FloatingPointError(f"non-finite loss at step {counters.step}: policy {float(lp)}, value {float(lv)}")
             counters.step += 1
             counters.decisions += len(batch)
-            losses = {"policy": float(lp), "value": float(lv)}
+            losses = {"policy": float(lp.detach()), "value": float(lv.detach())}
             now = time.monotonic()
             rate = (counters.decisions - decisions0) / max(now - start, 1e-9)
             runlog.scalars(counters.step, {"losses/policy": losses["policy"], "losses/value": losses["value"],

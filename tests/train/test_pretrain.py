@@ -1,0 +1,214 @@
+"""Learning from human games: the decision stream, behaviour cloning, move-matching and R-NaD from the human prior."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from typer.testing import CliRunner
+
+from deepnash.agents import MoveRecord, PlayerView
+from deepnash.agents.network_agent import encode_view, load_network
+from deepnash.cli import app
+from deepnash.env.actions import deploy_order
+from deepnash.game import Game, get_variant
+from deepnash.nn import DeepNashNet, get_preset
+from deepnash.train.checkpoint import load_checkpoint
+from deepnash.train.human import DEPLOY, DISPLACE, SELECT, HumanDecisions, load_games, split_games
+from deepnash.train.pretrain import PretrainConfig, imitation_metrics, mirror_batch, pretrain
+
+torch.set_num_threads(1)
+SAMPLE = Path(__file__).parent / "data" / "gravon-sample.zip"  # 12 Classic and 4 Barrage games of 2014-3
+BROKEN = Path(__file__).parents[1] / "notation" / "data" / "broken-move.xml"
+
+
+@pytest.fixture(scope="module")
+def classic():
+    return load_games(SAMPLE, "classic")
+
+
+def test_load_games_keeps_one_variant_and_counts_the_rest():
+    skipped = Counter()
+    games = load_games([SAMPLE, BROKEN.parent], "classic", skipped)
+    assert sum(g.key.startswith("gravon-sample") for g in games) == 12
+    assert skipped["other_variant"] >= 4 and skipped["unreadable"] >= 1 and skipped["unsupported"] >= 1
+    with pytest.raises(ValueError, match="unknown variant"):
+        load_games(SAMPLE, "chess")
+
+
+@pytest.mark.parametrize("variant", ["classic", "barrage"])
+def test_every_decision_of_both_players_is_emitted_as_the_agent_sees_it(variant):
+    games = load_games(SAMPLE, variant)
+    stream = HumanDecisions(games, variant, batch_size=100, slots=5, shuffle=False)
+    batches = list(stream)
+    n = sum(len(x) for x in batches)
+    assert n == stream.decisions == sum(g.decisions for g in games) and stream.games_done == len(games)
+    assert not stream.skipped
+    for x in batches:
+        rows = np.arange(len(x))
+        assert x.mask[rows, x.action].all() and x.target[rows, x.action].all()
+        assert not (x.target & ~x.mask).any()
+        moves = x.phase != DEPLOY
+        assert (x.target[moves].sum(1) == 1).all()
+        winners = np.array([games[i].winner for i in x.game])
+        assert np.isin(x.value, (-1.0, 0.0, 1.0)).all() and np.array_equal(x.value == 0, winners < 0)
+    assert Counter(int(p) for x in batches for p in x.phase) == {
+        DEPLOY: sum(int((g.setup >= 0).sum()) for g in games),
+        SELECT: sum(len(g.moves) for g in games), DISPLACE: sum(len(g.moves) for g in games)}
+
+
+def test_deployment_targets_are_the_recorded_setup(classic):
+    """Replaying only the deployment steps of one game: each target set is exactly the squares of
+    the player's recorded setup that hold the type being placed and are still empty."""
+    g = classic[0]
+    stream = HumanDecisions([g], "classic", batch_size=10_000, slots=1, shuffle=False)
+    x = next(iter(stream))
+    dep = np.flatnonzero(x.phase == DEPLOY)
+    order = deploy_order(get_variant("classic"))
+    assert len(dep) == 2 * len(order)
+    placed = [np.zeros(100, bool), np.zeros(100, bool)]
+    for k, i in enumerate(dep):
+        p, t = k % 2, order[k // 2]
+        expected = (g.setup[p] == t) & ~placed[p]
+        assert np.array_equal(x.target[i], expected), (k, p, t)
+        placed[p][x.action[i]] = True
+    assert all((g.setup[p] >= 0).sum() == placed[p].sum() for p in (0, 1))
+
+
+def test_move_observations_equal_the_network_agents_own(classic):
+    """The stream's observations come from VectorEnv; the agent rebuilds them from a PlayerView.
+    On a recorded game every select and displace observation must agree (frame, history, flags)."""
+    g = classic[1]
+    x = next(iter(HumanDecisions([g], "classic", batch_size=10_000, slots=1, shuffle=False)))
+    red, blue = g.setup[0].copy(), g.setup[1][::-1].copy()
+    game = Game(get_variant("classic").with_rules(max_moves=0, max_moves_without_attack=0, two_squares=False,
+                                                   more_squares=False), red, blue)
+    history: list[MoveRecord] = []
+    sel = np.flatnonzero(x.phase == SELECT)
+    disp = np.flatnonzero(x.phase == DISPLACE)
+    assert len(sel) == len(disp) == len(g.moves)
+    for n, (f, t) in enumerate(g.moves.tolist()):
+        p = n % 2
+        view = PlayerView.of(game, p, tuple(history))
+        if n % 7 == 0 or n > len(g.moves) - 5:
+            np.testing.assert_array_equal(encode_view(view), x.obs[sel[n]])
+            np.testing.assert_array_equal(encode_view(view, 1, f), x.obs[disp[n]])
+        attacker, defender = game.piece_at(f), game.piece_at(t)
+        battle = defender is not None
+        result = game.push((f, t))
+        history.append(MoveRecord(game.move_stack[-1], p, attacker.type if battle else -1,
+                                  defender.type if battle else -1, int(result)))
+
+
+def test_a_game_the_engine_refuses_is_skipped_and_counted(classic, tmp_path):
+    bad = classic[2]
+    moves = bad.moves.copy()
+    moves[10] = moves[9]  # the same piece cannot move twice in a row from the same square
+    broken = type(bad)(bad.key + "-broken", bad.variant, bad.setup, moves, bad.winner)
+    stream = HumanDecisions([broken, classic[3]], "classic", batch_size=64, slots=1, shuffle=False)
+    n = sum(len(x) for x in stream)
+    assert stream.skipped == Counter({"illegal_action": 1})
+    assert n == 80 + 2 * 10 + classic[3].decisions  # the broken game's decisions up to move 10 were good
+
+
+def test_split_is_by_game_and_deterministic(classic):
+    a_train, a_val = split_games(classic, 0.3)
+    b_train, b_val = split_games(list(reversed(classic)), 0.3)
+    assert {g.key for g in a_val} == {g.key for g in b_val} and a_val
+    assert not {g.key for g in a_train} & {g.key for g in a_val}
+    assert len(a_train) + len(a_val) == len(classic)
+    assert split_games(classic, 0.0)[1] == [] and split_games(classic, 1.0)[0] == []
+
+
+def test_mirror_reflects_files_and_twice_is_identity(classic):
+    x = next(iter(HumanDecisions(classic[:2], "classic", batch_size=64, slots=2, shuffle=False)))
+    obs, mask, target = (torch.from_numpy(a.copy()) for a in (x.obs, x.mask, x.target))
+    rows = torch.arange(0, len(x), 2)
+    mirror_batch(obs, mask, target, rows)
+    a = int(x.action[0])
+    assert target[0, a - a % 10 + 9 - a % 10] and mask[0, a - a % 10 + 9 - a % 10]
+    assert torch.equal(obs[1], torch.from_numpy(x.obs[1]))
+    mirror_batch(obs, mask, target, rows)
+    assert torch.equal(obs, torch.from_numpy(x.obs)) and torch.equal(mask, torch.from_numpy(x.mask))
+
+
+@pytest.fixture(scope="module")
+def pretrained(tmp_path_factory, classic):
+    out = tmp_path_factory.mktemp("bc") / "run"
+    cfg = PretrainConfig(net="tiny", variant="classic", batch_size=128, learning_rate=3e-3, validation=0.0,
+                         slots=8, buffer=2048, eval_games=0)
+    summary = pretrain(cfg, classic, out, steps=40, progress=False)
+    return out, summary
+
+
+def test_pretraining_lowers_the_loss_and_beats_a_uniform_policy(pretrained, classic):
+    out, summary = pretrained
+    assert summary["step"] == 40 and summary["decisions"] == 40 * 128
+    torch.manual_seed(0)
+    before = imitation_metrics(DeepNashNet(get_preset("tiny")), classic, "classic")
+    after = imitation_metrics(load_network(out)[0], classic, "classic")
+    assert after["cross_entropy"]["all"] < before["cross_entropy"]["all"] - 0.1
+    for phase in ("selection", "displacement"):
+        assert after["top1"][phase] > after["uniform_top1"][phase] + 0.1
+    assert after["decisions"]["selection"] == sum(len(g.moves) for g in classic)
+    assert 0 <= after["value_brier"] <= 1 and sum(b["decisions"] for b in after["calibration"]) > 0
+
+
+def test_pretrain_resumes_where_it_stopped(pretrained, classic, tmp_path):
+    out, _ = pretrained
+    cfg = PretrainConfig(**load_checkpoint(out).meta["config"])
+    run = tmp_path / "copy"
+    import shutil
+
+    shutil.copytree(out, run)
+    summary = pretrain(cfg, classic, run, steps=45, resume=True, progress=False)
+    assert summary["step"] == 45 and summary["decisions"] == 45 * 128
+    with pytest.raises(FileExistsError):
+        pretrain(cfg, classic, run, steps=50, progress=False)
+
+
+def test_pretrain_and_move_match_commands(tmp_path):
+    out = tmp_path / "bc"
+    r = CliRunner().invoke(app, ["pretrain", str(SAMPLE), "--variant", "barrage", "--steps", "6", "--out", str(out),
+                                 "--batch-size", "64", "--validation", "0.5", "--json", "--no-progress"])
+    assert r.exit_code == 0, r.output
+    summary = json.loads(r.stdout)
+    assert summary["step"] == 6 and summary["records_skipped"] == {"other_variant": 12}
+    assert summary["validation"]["games"] == summary["validation_games"] >= 1
+    r = CliRunner().invoke(app, ["move-match", f"checkpoint:{out}", str(SAMPLE), "--variant", "barrage", "--json"])
+    assert r.exit_code == 0, r.output
+    m = json.loads(r.stdout)
+    for key in ("decisions", "top1"):
+        assert set(m[key]) == {"deployment", "selection", "displacement"}
+    assert isinstance(m["value_brier"], float) and m["games"] == 4
+    text = CliRunner().invoke(app, ["move-match", f"checkpoint:{out}", str(SAMPLE), "--variant", "barrage"])
+    assert text.exit_code == 0 and "selection" in text.output and "top-1" in text.output
+    bad = CliRunner().invoke(app, ["move-match", "random", str(SAMPLE)])
+    assert bad.exit_code == 2 and "not a network agent" in bad.output
+    missing = CliRunner().invoke(app, ["pretrain", str(tmp_path / "nothing"), "--steps", "1"])
+    assert missing.exit_code == 2 and "no such file" in missing.output
+
+
+def test_train_init_starts_every_network_from_the_human_prior(pretrained, tmp_path):
+    out, _ = pretrained
+    prior = load_checkpoint(out).groups["online"]
+    run = tmp_path / "rl"
+    r = CliRunner().invoke(app, ["train", "--variant", "classic", "--init", str(out), "--hold-reg", "3", "--steps", "2",
+                                 "--out", str(run), "--eval-games", "0", "--envs", "4", "--batch-games", "2",
+                                 "--max-steps", "60", "--json", "--no-progress"])
+    assert r.exit_code == 0, r.output
+    ck = load_checkpoint(run)
+    assert ck.meta["config"]["init"] == str(out) and ck.meta["config"]["rnad"]["hold_reg_iterations"] == 3
+    for name in ("reg", "reg_prev"):
+        assert all(torch.equal(ck.groups[name][k], prior[k]) for k in prior)
+    assert not all(torch.equal(ck.groups["online"][k], prior[k]) for k in prior)
+    wrong = CliRunner().invoke(app, ["train", "--variant", "classic", "--init", str(out), "--preset", "small",
+                                     "--steps", "1", "--out", str(tmp_path / "x"), "--eval-games", "0"])
+    assert wrong.exit_code == 2 and "another shape" in wrong.output
+    other = CliRunner().invoke(app, ["train", "--variant", "barrage", "--init", str(out), "--steps", "1",
+                                     "--out", str(tmp_path / "y"), "--eval-games", "0"])
+    assert other.exit_code == 2 and "trained on classic" in other.output
