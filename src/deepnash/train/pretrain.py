@@ -104,6 +104,27 @@ def policy_loss(logits: torch.Tensor, mask: torch.Tensor, target: torch.Tensor) 
     return -torch.logsumexp(log_policy.masked_fill(~target, float("-inf")), dim=1)
 
 
+def bc_update(net: DeepNashNet, opt: torch.optim.Optimizer, batch: DecisionBatch, cfg: PretrainConfig,
+              device: torch.device) -> dict[str, float]:
+    """One behaviour-cloning update on ``batch`` (mirroring a random half when ``cfg.mirror``).
+
+    Returns:
+        ``{"policy": mean cross-entropy of the human actions, "value": mean squared error to the results}``.
+    """
+    obs = torch.from_numpy(batch.obs).to(device)
+    mask = torch.from_numpy(batch.mask).to(device)
+    target = torch.from_numpy(batch.target).to(device)
+    if cfg.mirror:
+        mirror_batch(obs, mask, target, torch.nonzero(torch.rand(len(batch)) < 0.5).squeeze(1).to(device))
+    logits, value = net(obs)
+    lp = policy_loss(logits, mask, target).mean()
+    lv = F.mse_loss(value, torch.from_numpy(batch.value).to(device))
+    opt.zero_grad(set_to_none=True)
+    (lp + cfg.value_weight * lv).backward()
+    opt.step()
+    return {"policy": float(lp.detach()), "value": float(lv.detach())}
+
+
 class _Scores:
     """Sums over decisions for ``imitation_metrics``."""
 
@@ -297,23 +318,11 @@ def pretrain(cfg: PretrainConfig, games: list[HumanGame], out: str | Path, *, st
         while not ((steps is not None and counters.step >= steps)
                    or (minutes is not None and time.monotonic() - start >= 60 * minutes) or stop_requested):
             batch = next(stream)
-            obs = torch.from_numpy(batch.obs).to(dev)
-            mask = torch.from_numpy(batch.mask).to(dev)
-            target = torch.from_numpy(batch.target).to(dev)
-            if cfg.mirror:
-                mirror_batch(obs, mask, target, torch.nonzero(torch.rand(len(batch)) < 0.5).squeeze(1).to(dev))
-            logits, value = net(obs)
-            lp = policy_loss(logits, mask, target).mean()
-            lv = F.mse_loss(value, torch.from_numpy(batch.value).to(dev))
-            loss = lp + cfg.value_weight * lv
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            opt.step()
-            if not math.isfinite(float(loss.detach())):
-                raise FloatingPointError(f"non-finite loss at step {counters.step}: policy {float(lp)}, value {float(lv)}")
+            losses = bc_update(net, opt, batch, cfg, dev)
+            if not all(math.isfinite(v) for v in losses.values()):
+                raise FloatingPointError(f"non-finite loss at step {counters.step}: {losses}")
             counters.step += 1
             counters.decisions += len(batch)
-            losses = {"policy": float(lp.detach()), "value": float(lv.detach())}
             now = time.monotonic()
             rate = (counters.decisions - decisions0) / max(now - start, 1e-9)
             runlog.scalars(counters.step, {"losses/policy": losses["policy"], "losses/value": losses["value"],
