@@ -305,6 +305,7 @@ def pretrain(
     eval_minutes: float = typer.Option(None, help="minutes between validation reports (default 15)"),
     checkpoint_minutes: float = typer.Option(None, help="minutes between checkpoints (default 5)"),
     mirror: bool = typer.Option(None, help="reflect half of every batch left to right (default on)"),
+    random_games: int = typer.Option(None, help="games against the random bot before and after (default 200; 0 skips)"),
     seed: int = typer.Option(0, help="seed of the network, the stream and the mirroring"),
     threads: int = typer.Option(1, help="torch CPU threads"),
     progress: bool = typer.Option(True, help="show the progress bar"),
@@ -333,7 +334,8 @@ def pretrain(
             run_dir = out or f"runs/pretrain__{variant}__{preset}__{seed}__{time.strftime('%Y%m%d-%H%M%S')}"
         changes = {k: v for k, v in (("batch_size", batch_size), ("learning_rate", lr), ("validation", validation),
                                      ("eval_games", eval_games), ("eval_minutes", eval_minutes),
-                                     ("checkpoint_minutes", checkpoint_minutes), ("mirror", mirror)) if v is not None}
+                                     ("checkpoint_minutes", checkpoint_minutes), ("mirror", mirror),
+                                     ("random_games", random_games)) if v is not None}
         cfg = replace(cfg, **changes)
         skipped: Counter = Counter()
         games = load_games(records or [default_archive_dir()], cfg.variant, skipped)
@@ -350,6 +352,10 @@ def pretrain(
                f"in {summary['out']} (validation: {summary['validation_games']} games)")
     if summary["validation"]:
         typer.echo(format_metrics(summary["validation"]))
+    if "vs_random" in summary:
+        b, a = summary["vs_random"]["before"], summary["vs_random"]["after"]
+        typer.echo(f"vs random ({a['games']} games, raw policy): before {b['wins']}-{b['draws']}-{b['losses']} "
+                   f"({b['win_rate']:.0%}), after {a['wins']}-{a['draws']}-{a['losses']} ({a['win_rate']:.0%})")
     typer.echo(f"agent: checkpoint:{summary['out']}")
 
 

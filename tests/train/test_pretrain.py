@@ -140,7 +140,7 @@ def test_mirror_reflects_files_and_twice_is_identity(classic):
 def pretrained(tmp_path_factory, classic):
     out = tmp_path_factory.mktemp("bc") / "run"
     cfg = PretrainConfig(net="tiny", variant="classic", batch_size=128, learning_rate=3e-3, validation=0.0,
-                         slots=8, buffer=2048, eval_games=0)
+                         slots=8, buffer=2048, eval_games=0, random_games=0)
     summary = pretrain(cfg, classic, out, steps=40, progress=False)
     return out, summary
 
@@ -174,10 +174,12 @@ def test_pretrain_resumes_where_it_stopped(pretrained, classic, tmp_path):
 def test_pretrain_and_move_match_commands(tmp_path):
     out = tmp_path / "bc"
     r = CliRunner().invoke(app, ["pretrain", str(SAMPLE), "--variant", "barrage", "--steps", "6", "--out", str(out),
-                                 "--batch-size", "64", "--validation", "0.5", "--json", "--no-progress"])
+                                 "--batch-size", "64", "--validation", "0.5", "--random-games", "4", "--json",
+                                 "--no-progress"])
     assert r.exit_code == 0, r.output
     summary = json.loads(r.stdout)
     assert summary["step"] == 6 and summary["records_skipped"] == {"other_variant": 12}
+    assert summary["vs_random"]["before"]["games"] == summary["vs_random"]["after"]["games"] == 4
     assert summary["validation"]["games"] == summary["validation_games"] >= 1
     r = CliRunner().invoke(app, ["move-match", f"checkpoint:{out}", str(SAMPLE), "--variant", "barrage", "--json"])
     assert r.exit_code == 0, r.output

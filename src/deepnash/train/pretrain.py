@@ -29,6 +29,7 @@ from torch.nn import functional as F
 from .. import __version__
 from ..nn import DeepNashNet, get_preset, masked_log_policy
 from .checkpoint import CheckpointError, join_tensors, load_checkpoint, save_checkpoint, split_tensors
+from .evaluate import versus_random
 from .human import DISPLACE, PHASE_NAMES, SELECT, DecisionBatch, HumanDecisions, HumanGame, split_games
 from .logs import RunLog
 
@@ -53,6 +54,8 @@ class PretrainConfig:
         checkpoint_minutes: wall-clock minutes between checkpoints.
         eval_minutes: wall-clock minutes between validation reports.
         eval_games: validation games scored in each report (0: all of them).
+        random_games: games against the uniformly random bot (raw policy, sampled; ``evaluate.versus_random``)
+            played when the run starts and when it ends, to show what the run changed (0: none).
         seed: seeds the network, the stream and the mirroring.
     """
 
@@ -68,6 +71,7 @@ class PretrainConfig:
     checkpoint_minutes: float = 5.0
     eval_minutes: float = 15.0
     eval_games: int = 200
+    random_games: int = 200
     seed: int = 0
 
     def __post_init__(self) -> None:
@@ -75,8 +79,9 @@ class PretrainConfig:
         for name in ("batch_size", "slots", "buffer"):
             if getattr(self, name) < 1:
                 raise ValueError(f"PretrainConfig.{name} must be at least 1, got {getattr(self, name)}")
-        if self.eval_games < 0 or self.learning_rate <= 0 or self.value_weight < 0:
-            raise ValueError("PretrainConfig: eval_games and value_weight must be >= 0, learning_rate > 0")
+        if min(self.eval_games, self.random_games) < 0 or self.learning_rate <= 0 or self.value_weight < 0:
+            raise ValueError("PretrainConfig: eval_games, random_games and value_weight must be >= 0, "
+                             "learning_rate > 0")
 
     @property
     def net_config(self):
@@ -272,9 +277,11 @@ def pretrain(cfg: PretrainConfig, games: list[HumanGame], out: str | Path, *, st
         progress: show the progress bar.
 
     Returns:
-        ``out``, counters, the last losses, ``train_games``/``validation_games`` and ``validation``:
+        ``out``, counters, the last losses, ``train_games``/``validation_games``, ``validation``:
         ``imitation_metrics`` on up to ``cfg.eval_games`` validation games (also stored in the
-        last checkpoint's manifest under ``evaluation``).
+        last checkpoint's manifest under ``evaluation``), and unless ``cfg.random_games`` is 0,
+        ``vs_random``: ``{"before": ..., "after": ...}``, ``versus_random`` results of the network as
+        this invocation found it and as it leaves it (the same games).
 
     Raises:
         ValueError: no bound, or no training games.
@@ -306,6 +313,9 @@ def pretrain(cfg: PretrainConfig, games: list[HumanGame], out: str | Path, *, st
     source = HumanDecisions(train_games, cfg.variant, batch_size=cfg.batch_size, slots=cfg.slots,
                             buffer=cfg.buffer, epochs=None, seed=cfg.seed + 7919 * counters.step)
     stream = iter(source)
+    vs_random = {}
+    if cfg.random_games:
+        vs_random["before"] = versus_random(net, cfg.variant, cfg.random_games, seed=cfg.seed)
     runlog = RunLog(out, steps, counters.step, progress=progress, label="pretrain")
     stop_requested: list[bool] = []
     old = signal.signal(signal.SIGTERM, lambda *_: stop_requested.append(True))
@@ -339,6 +349,8 @@ def pretrain(cfg: PretrainConfig, games: list[HumanGame], out: str | Path, *, st
                 last_eval = time.monotonic()
         if val_games:
             evaluation = _report(net, val_games, cfg, counters, runlog)
+        if cfg.random_games:
+            vs_random["after"] = versus_random(net, cfg.variant, cfg.random_games, seed=cfg.seed)
         counters.seconds += time.monotonic() - last_ckpt
         path = _save(out, net, opt, cfg, counters, evaluation)
         runlog.message(f"checkpoint {path}")
@@ -347,7 +359,8 @@ def pretrain(cfg: PretrainConfig, games: list[HumanGame], out: str | Path, *, st
         runlog.close()
     return {"out": str(out), "variant": cfg.variant, "preset": cfg.net, **vars(counters),
             "loss_policy": losses["policy"], "loss_value": losses["value"],
-            "train_games": len(train_games), "validation_games": len(val_games), "validation": evaluation}
+            "train_games": len(train_games), "validation_games": len(val_games), "validation": evaluation,
+            **({"vs_random": vs_random} if vs_random else {})}
 
 
 def _report(net: DeepNashNet, games: list[HumanGame], cfg: PretrainConfig, counters: PretrainCounters,
