@@ -85,6 +85,23 @@ def test_target_moves_by_gamma_avg_and_regularisers_switch_at_iteration_end():
     assert l.schedule().iteration == 1 and l.schedule().alpha == 0.0
 
 
+def test_held_regularisers_stay_at_the_start_for_the_held_iterations():
+    """hold_reg_iterations=2: iterations 0, 1 and 2 are all regularised towards the starting network;
+    the first switch comes at the end of iteration 2 (step 9 with 3-step iterations)."""
+    l = learner(gamma_avg=0.1, hold_reg_iterations=2)
+    start = copy.deepcopy(l.theta.state_dict())
+    traj = make_trajectory()
+    switched = [l.step(traj)["switched"] for _ in range(9)]
+    assert switched == [0.0] * 8 + [1.0]
+    for k, v in l.theta_reg_prev.state_dict().items():
+        torch.testing.assert_close(v, start[k])
+    assert any(not torch.equal(v, start[k]) for k, v in l.theta_reg.state_dict().items())
+    for k, v in l.theta_reg.state_dict().items():
+        torch.testing.assert_close(v, l.theta_target.state_dict()[k])
+    with pytest.raises(ValueError, match="hold_reg_iterations"):
+        RNaDConfig(hold_reg_iterations=-1)
+
+
 def test_state_dict_round_trip_continues_identically():
     traj = make_trajectory()
     a = learner(finetune=FineTuneConfig(from_step=2))
