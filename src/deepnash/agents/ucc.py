@@ -13,8 +13,10 @@
 
 from __future__ import annotations
 
+import os
 import queue
 import shlex
+import signal
 import subprocess
 import threading
 from collections.abc import Callable
@@ -84,8 +86,10 @@ class UCCAgent:
     def _start(self) -> None:
         self.close()
         try:
+            # its own session, so that ``close`` stops whatever the program started too (a child that
+            # keeps the pipes open would otherwise block reading them)
             self._proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                          stderr=subprocess.PIPE, text=True, bufsize=1)
+                                          stderr=subprocess.PIPE, text=True, bufsize=1, start_new_session=True)
         except OSError as e:
             raise AgentFailure("CRASH", f"cannot start {self.command[0]!r}: {e}") from None
         self._lines = queue.Queue()
@@ -114,18 +118,26 @@ class UCCAgent:
         return line.strip()
 
     def _died(self) -> str:
-        code = self._proc.wait(timeout=5) if self._proc else None
         tail = f"; stderr: {' | '.join(self._stderr)}" if self._stderr else ""
+        try:
+            code = self._proc.wait(timeout=2) if self._proc else None
+        except subprocess.TimeoutExpired:
+            return f"the program closed its pipes but did not exit{tail}"
         return f"the program exited (code {code}){tail}"
 
     def close(self) -> None:
         """Stop the program if it still runs."""
         if self._proc is not None:
-            if self._proc.poll() is None:
-                self._proc.kill()
+            try:
+                os.killpg(self._proc.pid, signal.SIGKILL)  # the program and anything it started
+            except (ProcessLookupError, PermissionError):
+                pass
             self._proc.wait()
             for stream in (self._proc.stdin, self._proc.stdout, self._proc.stderr):
-                stream.close()
+                try:
+                    stream.close()
+                except (OSError, ValueError):  # a pipe the program closed: nothing left to flush into
+                    pass
             self._proc = None
 
     # -- the Agent protocol ------------------------------------------------------------
