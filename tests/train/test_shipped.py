@@ -15,11 +15,12 @@ from deepnash.train.evaluate import agent_versus_random
 torch.set_num_threads(1)
 
 
-def test_shipped_barrage_checkpoint_is_intact_and_documented():
-    ck = load_checkpoint(SHIPPED_DIR / "barrage")  # verifies every file's size and SHA-256
-    assert set(ck.groups) == {"online"} and ck.meta["variant"] == "barrage"
-    assert ck.meta["counters"]["learner_step"] > 0
-    assert (SHIPPED_DIR / "barrage" / "TRAINING.md").is_file()
+@pytest.mark.parametrize("variant", ["barrage", "classic"])
+def test_shipped_checkpoints_are_intact_and_documented(variant):
+    ck = load_checkpoint(SHIPPED_DIR / variant)  # verifies every file's size and SHA-256
+    assert set(ck.groups) == {"online"} and ck.meta["variant"] == variant
+    assert ck.meta["counters"].get("learner_step", ck.meta["counters"].get("step", 0)) > 0
+    assert (SHIPPED_DIR / variant / "TRAINING.md").is_file()
 
 
 def test_shipped_spec_plays_with_every_test_time_layer():
@@ -32,8 +33,18 @@ def test_shipped_spec_plays_with_every_test_time_layer():
 
 
 def test_missing_variant_names_what_is_shipped():
-    with pytest.raises(AgentSpecError, match="no shipped weights for 'classic'; shipped: barrage"):
-        make_agent("shipped:classic")
+    with pytest.raises(AgentSpecError, match="no shipped weights for 'duell'; shipped: barrage, classic"):
+        make_agent("shipped:duell")
+
+
+def test_shipped_classic_agent_plays_legal_games_and_beats_the_random_bot():
+    """The Classic agent (behaviour cloning on Gravon games, TRAINING.md): legal whole games, and far
+    more wins against the random bot than an untrained network's third."""
+    agent = make_agent("shipped:classic,value_bounds=off")
+    game, history = play_game(agent, RandomAgent(), get_variant("classic").with_rules(max_moves=200), 3)
+    assert game.is_over() and len(history) == game.ply
+    result = agent_versus_random(agent, "classic", 12, seed=1)
+    assert result["wins"] >= 8, f"the shipped Classic agent against the random bot: {result}"
 
 
 def test_shipped_agent_beats_the_random_bot():

@@ -194,4 +194,5 @@ def shipped(variant: str = "barrage", greedy: bool = False, threshold: bool = Tr
 
 register_agent("checkpoint", from_checkpoint, takes_path=True,
                summary="a trained DeepNash network from a training run or checkpoint directory")
-register_agent("shipped", shipped, positional="variant", summary="the DeepNash network trained on Barrage and shipped with the package")
+register_agent("shipped", shipped, positional="variant",
+               summary="the DeepNash networks shipped with the package: shipped:barrage, shipped:classic")

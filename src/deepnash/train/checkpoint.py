@@ -164,8 +164,15 @@ def load_checkpoint(path: str | Path) -> Checkpoint:
     if manifest.get("version") != VERSION:
         raise CheckpointError(f"{ckpt / MANIFEST}: checkpoint version {manifest.get('version')!r}, "
                               f"this deepnash reads version {VERSION}")
+    files, meta = manifest.get("files"), manifest.get("meta")
+    if not isinstance(files, dict) or not isinstance(meta, dict):
+        raise CheckpointError(f"{ckpt / MANIFEST}: no file table or no metadata; the checkpoint is corrupt")
     groups = {}
-    for fname, info in manifest.get("files", {}).items():
+    for fname, info in files.items():
+        if (not isinstance(fname, str) or Path(fname).name != fname or not fname.endswith(".safetensors")
+                or not isinstance(info, dict) or not isinstance(info.get("bytes"), int)
+                or not isinstance(info.get("sha256"), str)):
+            raise CheckpointError(f"{ckpt / MANIFEST}: bad file entry {fname!r}: {info!r}")
         fpath = ckpt / fname
         if not fpath.is_file():
             raise CheckpointError(f"{fpath}: listed in the manifest but missing")

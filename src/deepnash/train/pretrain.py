@@ -48,7 +48,7 @@ class PretrainConfig:
         learning_rate: Adam's step size.
         value_weight: weight of the value loss beside the policy loss.
         validation: share of the games held out for validation (split by game, ``human.split_games``).
-        slots: games replayed at once by the stream.
+        slots: games replayed at once by the stream (more slots: fewer decisions of one game per shuffled buffer).
         buffer: decisions shuffled together.
         mirror: reflect half of every batch left to right.
         checkpoint_minutes: wall-clock minutes between checkpoints.
@@ -65,7 +65,7 @@ class PretrainConfig:
     learning_rate: float = 1e-3
     value_weight: float = 0.5
     validation: float = 0.05
-    slots: int = 128
+    slots: int = 512
     buffer: int = 16384
     mirror: bool = True
     checkpoint_minutes: float = 5.0
