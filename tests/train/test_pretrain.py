@@ -214,3 +214,44 @@ def test_train_init_starts_every_network_from_the_human_prior(pretrained, tmp_pa
     other = CliRunner().invoke(app, ["train", "--variant", "barrage", "--init", str(out), "--steps", "1",
                                      "--out", str(tmp_path / "y"), "--eval-games", "0"])
     assert other.exit_code == 2 and "trained on classic" in other.output
+
+
+def test_pretrain_killed_at_random_moments_resumes_with_its_counters(tmp_path):
+    """``deepnash pretrain`` killed (SIGKILL) at random moments, checkpointing all the time so that some
+    kills land inside a checkpoint write: the latest checkpoint always loads, and the resumed run's
+    counters continue from it."""
+    import random
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    exe = str(Path(sys.executable).with_name("deepnash"))
+    out = tmp_path / "run"
+    common = ["--batch-size", "32", "--checkpoint-minutes", "0", "--random-games", "0", "--eval-games", "0",
+              "--no-progress"]
+    rng = random.Random(5)
+    steps_seen = []
+    for attempt in range(3):
+        args = ["pretrain", str(SAMPLE), "--steps", "100000", "--out", str(out), *common] if attempt == 0 else \
+            ["pretrain", "--resume", str(out), "--steps", "100000", *common]
+        proc = subprocess.Popen([exe, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 90
+            while time.monotonic() < deadline and proc.poll() is None and not (out / "latest").exists():
+                time.sleep(0.1)
+            time.sleep(rng.uniform(0.5, 3.0))
+        finally:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+        ck = load_checkpoint(out)  # verifies sizes and hashes: never a half-written checkpoint
+        steps_seen.append(ck.meta["counters"]["step"])
+        assert ck.meta["counters"]["decisions"] == 32 * ck.meta["counters"]["step"]
+    assert steps_seen == sorted(steps_seen) and steps_seen[-1] > 0
+    target = steps_seen[-1] + 5
+    r = subprocess.run([exe, "pretrain", "--resume", str(out), "--steps", str(target), "--json", *common],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    summary = json.loads(r.stdout)
+    assert summary["step"] == target and summary["decisions"] == 32 * target
+    assert not [p for p in out.iterdir() if p.name.startswith(".ckpt-")]  # no stale temporary directory left

@@ -81,6 +81,8 @@ def save_checkpoint(run_dir: str | Path, step: int, groups: dict[str, dict[str, 
                     meta: dict, keep: int = 2) -> Path:
     """Write checkpoint ``step`` of a run atomically and point ``latest`` at it.
 
+    A temporary directory left by a writer killed mid-write is removed first.
+
     Args:
         run_dir: the run directory (created if needed).
         step: learner step; names the directory ``ckpt-{step:08d}``.
@@ -98,6 +100,8 @@ def save_checkpoint(run_dir: str | Path, step: int, groups: dict[str, dict[str, 
         raise ValueError(f"keep must be at least 1, got {keep}")
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
+    for stale in run_dir.glob(".ckpt-*"):  # left by a writer killed mid-write (one writer per run)
+        shutil.rmtree(stale, ignore_errors=True)
     final = run_dir / f"ckpt-{step:08d}"
     tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}.", dir=run_dir))
     try:
