@@ -230,6 +230,7 @@ def train(
                                         "`deepnash pretrain` run: R-NaD from a human prior)"),
     hold_reg: int = typer.Option(None, help="R-NaD iterations after the first that keep the regularisation "
                                             "policy at the --init network (default 0)"),
+    lr: float = typer.Option(None, help="Adam learning rate (default: the preset's; 2e-3 for tiny and small)"),
     device: str = typer.Option("cpu", help="cpu, cuda, cuda:1 ... (torchrun: each rank takes cuda:LOCAL_RANK)"),
     actors: int = typer.Option(None, help="actor processes (0: self-play in the learner's process)"),
     envs: int = typer.Option(None, help="games each actor plays at once (default: the preset's)"),
@@ -266,6 +267,8 @@ def train(
             run_dir = out or f"runs/{variant}__{preset}__{seed}__{time.strftime('%Y%m%d-%H%M%S')}"
         if hold_reg is not None:
             cfg = replace(cfg, rnad=replace(cfg.rnad, hold_reg_iterations=hold_reg))
+        if lr is not None:
+            cfg = replace(cfg, rnad=replace(cfg.rnad, adam=replace(cfg.rnad.adam, learning_rate=lr)))
         changes = {k: v for k, v in (("actors", actors), ("checkpoint_minutes", checkpoint_minutes), ("envs", envs),
                                      ("batch_games", batch_games), ("max_steps", max_steps), ("eval_games", eval_games),
                                      ("eval_minutes", eval_minutes)) if v is not None}

@@ -200,11 +200,13 @@ def test_train_init_starts_every_network_from_the_human_prior(pretrained, tmp_pa
     prior = load_checkpoint(out).groups["online"]
     run = tmp_path / "rl"
     r = CliRunner().invoke(app, ["train", "--variant", "classic", "--init", str(out), "--hold-reg", "3", "--steps", "2",
+                                 "--lr", "0.0005",
                                  "--out", str(run), "--eval-games", "0", "--envs", "4", "--batch-games", "2",
                                  "--max-steps", "60", "--json", "--no-progress"])
     assert r.exit_code == 0, r.output
     ck = load_checkpoint(run)
     assert ck.meta["config"]["init"] == str(out) and ck.meta["config"]["rnad"]["hold_reg_iterations"] == 3
+    assert ck.meta["config"]["rnad"]["adam"]["learning_rate"] == 0.0005
     for name in ("reg", "reg_prev"):
         assert all(torch.equal(ck.groups[name][k], prior[k]) for k in prior)
     assert not all(torch.equal(ck.groups["online"][k], prior[k]) for k in prior)
