@@ -368,6 +368,8 @@ def move_match(
     records: list[str] = typer.Argument(..., help="Gravon .xml files, .zip archives or folders"),
     variant: str = typer.Option("classic", help="classic, barrage: the games of that type are scored"),
     games: int = typer.Option(0, help="score only the first N games (0: all)"),
+    held_out: float = typer.Option(0.0, help="score only the games `deepnash pretrain --validation SHARE` holds "
+                                             "out of these records, e.g. 0.05 (0: every game)"),
     threads: int = typer.Option(1, help="torch CPU threads"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
 ) -> None:
@@ -378,7 +380,7 @@ def move_match(
 
     from .agents.registry import AgentSpecError, make_agent
     from .train.checkpoint import CheckpointError
-    from .train.human import load_games
+    from .train.human import load_games, split_games
     from .train.pretrain import format_metrics, imitation_metrics
 
     torch.set_num_threads(threads)
@@ -388,7 +390,10 @@ def move_match(
         if net is None:
             raise ValueError(f"{agent!r} is not a network agent: move-match scores a network's policy")
         skipped: Counter = Counter()
-        chosen = load_games(records, variant, skipped)[:games or None]
+        chosen = load_games(records, variant, skipped)
+        if held_out:
+            chosen = split_games(chosen, held_out)[1]
+        chosen = chosen[:games or None]
         if not chosen:
             raise ValueError(f"no readable {variant} games in {', '.join(records)}")
         result = imitation_metrics(net, chosen, variant)

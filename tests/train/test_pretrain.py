@@ -187,6 +187,9 @@ def test_pretrain_and_move_match_commands(tmp_path):
     for key in ("decisions", "top1"):
         assert set(m[key]) == {"deployment", "selection", "displacement"}
     assert isinstance(m["value_brier"], float) and m["games"] == 4
+    r = CliRunner().invoke(app, ["move-match", f"checkpoint:{out}", str(SAMPLE), "--variant", "barrage", "--json",
+                                 "--held-out", "0.5"])
+    assert json.loads(r.stdout)["games"] == summary["validation_games"]  # the games pretrain held out
     text = CliRunner().invoke(app, ["move-match", f"checkpoint:{out}", str(SAMPLE), "--variant", "barrage"])
     assert text.exit_code == 0 and "selection" in text.output and "top-1" in text.output
     bad = CliRunner().invoke(app, ["move-match", "random", str(SAMPLE)])
