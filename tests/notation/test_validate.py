@@ -21,7 +21,9 @@ def test_golden_files():
     assert r["by_variant"] == {
         "barrage": {"games_read": 5, "replayed": 2, "ended_as_recorded": 2, "supported": True},
         "classic": {"games_read": 2, "replayed": 2, "ended_as_recorded": 2, "supported": True},
-        "ultimate lightning": {"games_read": 1, "replayed": 0, "ended_as_recorded": 0, "supported": False},
+        "ultimate lightning": {"games_read": 1, "replayed": 0, "ended_as_recorded": 0, "supported": False,
+                               "why": "its pieces also move diagonally (moves such as f9-g8), which the rules "
+                                      "engine does not play"},
     }
     failed = {f["file"].rsplit("/", 1)[-1]: (f["game"], f["move"], f["kind"]) for f in r["failed"]}
     assert failed == {"after-end.xml": (1, 3, "move_after_end"), "bad-setup.xml": (1, None, "bad_setup"),
@@ -29,7 +31,7 @@ def test_golden_files():
     assert r["end_mismatches"] == []
     text = format_report(r)
     assert "broken-move.xml move 3 [illegal_move]: Red: a1-a2 is illegal: no piece on a1" in text
-    assert "ultimate lightning" in text and "skipped" in text
+    assert "ultimate lightning" in text and "skipped: its pieces also move diagonally" in text
 
 
 def test_a_truncated_game_is_an_end_mismatch(tmp_path):
@@ -68,7 +70,8 @@ def test_demo_prints_moves_and_board():
 def test_every_shared_classic_and_barrage_game_replays():
     """The 14 shared months: every readable Classic and Barrage game replays, and every ending is accounted for.
 
-    The one record without a setup fails as unreadable (status 1, naming the file).  Of the "unable to move"
+    Duell games replay too; Ultimate Lightning (diagonal moves) and Classicfree (armies of any make-up,
+    anywhere) cannot, and say why.  The one record without a setup fails as unreadable (status 1, naming the file).  Of the "unable to move"
     endings that the rules reach one move later, four are explained only by the ISF two-squares rule (the
     loser's last moves left shuttle back), and one is wrong: Red's Captain (6) on f1 can still take Blue's Lieutenant (5) on f2.
     """
@@ -83,8 +86,11 @@ def test_every_shared_classic_and_barrage_game_replays():
     assert [(m["file"].rsplit("/", 1)[-1], m["loser"], m["legal"]) for m in r["declared_with_moves_left"]] == [
         ("strados2014-10.zip:classic-2014.10-2587.xml", "Red", ["f1-f2", "f1-e1"])]
     supported = {k: v for k, v in r["by_variant"].items() if v["supported"]}
-    assert set(supported) == {"classic", "barrage"}
+    assert set(supported) == {"classic", "barrage", "duell"}
+    assert {k: v["games_read"] for k, v in r["by_variant"].items() if not v["supported"]} == {
+        "ultimate lightning": 52, "classicfree": 46}
     assert all(v["replayed"] == v["games_read"] for v in supported.values())
     assert supported["barrage"]["ended_as_recorded"] == supported["barrage"]["games_read"] == 1436
+    assert supported["duell"]["ended_as_recorded"] == supported["duell"]["games_read"] == 31
     assert supported["classic"]["ended_as_recorded"] == supported["classic"]["games_read"] - 1 == 12298
     assert r["replayed"] == sum(v["games_read"] for v in supported.values())

@@ -100,6 +100,9 @@ class Variant:
 CLASSIC = Variant("classic")
 BARRAGE = Variant("barrage", piece_counts=BARRAGE_COUNTS)
 VARIANTS = {"classic": CLASSIC, "barrage": BARRAGE}
+#: Gravon's "Duell": 10 pieces each (Flag, Spy, 2 Scouts, 2 Miners, General, Marshal, 2 Bombs) set up
+#: anywhere in the usual four rows.  Its records replay (``notation.replay``); it is not offered for play.
+DUELL = Variant("duell", piece_counts=(1, 1, 2, 2, 0, 0, 0, 0, 0, 1, 1, 2))
 
 
 def get_variant(name: str | Variant) -> Variant:

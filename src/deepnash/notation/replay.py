@@ -11,7 +11,7 @@ from ..game.game import Game
 from ..game.pieces import PLAYER_NAMES
 from ..game.squares import square_name
 from ..game.state import deployment, deployment_types
-from ..game.variant import VARIANTS, Variant
+from ..game.variant import DUELL, VARIANTS, Variant
 from .field import field_placements, parse_field
 from .record import GravonRecord
 
@@ -28,6 +28,16 @@ REPETITION_RULES = {
 }
 
 
+#: Gravon game types whose records replay, by their name in the records.
+RECORD_VARIANTS = {**VARIANTS, "duell": DUELL}
+
+#: Gravon game types that cannot replay, and why.
+UNSUPPORTED = {
+    "ultimate lightning": "its pieces also move diagonally (moves such as f9-g8), which the rules engine does not play",
+    "classicfree": "each game brings its own army and places it anywhere on its side: no fixed variant to replay under",
+}
+
+
 class UnsupportedVariantError(RecordError):
     """A record of a Gravon game type the engine does not play (``ultimate lightning``, ``classicfree``, ...)."""
 
@@ -40,14 +50,16 @@ def record_variant(record: GravonRecord, rules: str = "none") -> Variant:
     from ``REPETITION_RULES``.
 
     Raises:
-        UnsupportedVariantError: a game type other than classic and barrage.
+        UnsupportedVariantError: a game type other than those of ``RECORD_VARIANTS`` (the message says why,
+            for the types of ``UNSUPPORTED``).
         ValueError: an unknown ``rules`` name.
     """
     if rules not in REPETITION_RULES:
         raise ValueError(f"unknown repetition rules {rules!r}; known: {', '.join(REPETITION_RULES)}")
-    v = VARIANTS.get(record.variant.lower())
+    v = RECORD_VARIANTS.get(record.variant.lower())
     if v is None:
-        raise UnsupportedVariantError(f"game type {record.variant!r} is not supported", file=record.source)
+        why = UNSUPPORTED.get(record.variant.lower(), "unknown to deepnash")
+        raise UnsupportedVariantError(f"game type {record.variant!r} is not supported: {why}", file=record.source)
     return v.with_rules(max_moves=0, max_moves_without_attack=0, **REPETITION_RULES[rules])
 
 

@@ -51,7 +51,7 @@ def validate_records(paths: Iterable[str | Path], rules: str = "none") -> dict:
         ``bad_setup``, ``illegal_move`` or ``move_after_end``; ``move`` is
         1-based or ``None``), ``end_mismatches`` (``{file, game, moves,
         expected, got}``), ``by_variant`` (game type to ``{games_read,
-        replayed, ended_as_recorded, supported}``), ``rules``.
+        replayed, ended_as_recorded, supported}``, and ``why`` for an unsupported one), ``rules``.
 
     Raises:
         ValueError: an unknown ``rules`` name (see ``replay.REPETITION_RULES``).
@@ -73,8 +73,9 @@ def validate_records(paths: Iterable[str | Path], rules: str = "none") -> dict:
         tally["games_read"] += 1
         try:
             game = replay(record, variant=record_variant(record, rules))
-        except UnsupportedVariantError:
+        except UnsupportedVariantError as e:
             tally["supported"] = False
+            tally["why"] = e.reason.split(": ", 1)[-1]
             continue
         except RecordError as e:
             failed.append({"file": record.source, "game": record.game, "move": e.move, "kind": _kind(e),
@@ -149,7 +150,7 @@ def format_report(result: dict) -> str:
         if t["supported"]:
             lines.append(f"{name:<20} {t['games_read']:>6} {t['replayed']:>9} {t['ended_as_recorded']:>18}")
         else:
-            lines.append(f"{name:<20} {t['games_read']:>6}   skipped: not supported")
+            lines.append(f"{name:<20} {t['games_read']:>6}   skipped: {t['why']}")
     lines.append(f"{'all':<20} {result['games_read']:>6} {result['replayed']:>9} {result['ended_as_recorded']:>18}")
     if result["declared_early"]:
         lines.append(f"({result['declared_early']} 'unable to move' games were declared by Gravon as the loser's "
