@@ -217,6 +217,18 @@ def demo(
     typer.echo(board_diagram(final))
 
 
+def _given(**options) -> dict:
+    """The options the user gave (those not ``None``), to change a configuration's defaults."""
+    return {k: v for k, v in options.items() if v is not None}
+
+
+def _default_run_dir(prefix: str, variant: str, preset: str, seed: int) -> str:
+    """``runs/{prefix}{variant}__{preset}__{seed}__{time}``."""
+    import time
+
+    return f"runs/{prefix}{variant}__{preset}__{seed}__{time.strftime('%Y%m%d-%H%M%S')}"
+
+
 @app.command("train")
 def train(
     variant: str = typer.Option("barrage", help="classic, barrage"),
@@ -246,7 +258,6 @@ def train(
     as_json: bool = typer.Option(False, "--json", help="print one JSON summary"),
 ) -> None:
     """Train DeepNash by R-NaD self-play, checkpointing as it goes, then play the random bot."""
-    import time
     from dataclasses import replace
 
     import torch
@@ -264,15 +275,14 @@ def train(
         else:
             preset = preset or (init_preset(init) if init else "tiny")
             cfg = train_preset(preset, variant=variant, seed=seed, init=init or "")
-            run_dir = out or f"runs/{variant}__{preset}__{seed}__{time.strftime('%Y%m%d-%H%M%S')}"
+            run_dir = out or _default_run_dir("", variant, preset, seed)
         if hold_reg is not None:
             cfg = replace(cfg, rnad=replace(cfg.rnad, hold_reg_iterations=hold_reg))
         if lr is not None:
             cfg = replace(cfg, rnad=replace(cfg.rnad, adam=replace(cfg.rnad.adam, learning_rate=lr)))
-        changes = {k: v for k, v in (("actors", actors), ("checkpoint_minutes", checkpoint_minutes), ("envs", envs),
-                                     ("batch_games", batch_games), ("max_steps", max_steps), ("eval_games", eval_games),
-                                     ("eval_minutes", eval_minutes)) if v is not None}
-        cfg = replace(cfg, **changes)
+        cfg = replace(cfg, **_given(actors=actors, checkpoint_minutes=checkpoint_minutes, envs=envs,
+                                    batch_games=batch_games, max_steps=max_steps, eval_games=eval_games,
+                                    eval_minutes=eval_minutes))
         summary = run_training(cfg, run_dir, steps=steps, minutes=minutes, resume=bool(resume), device=device,
                                progress=progress and not as_json)
     except (CheckpointError, FileExistsError, ValueError) as e:
@@ -315,7 +325,6 @@ def pretrain(
     as_json: bool = typer.Option(False, "--json", help="print one JSON summary"),
 ) -> None:
     """Behaviour cloning: teach a network the moves people played in Gravon records (an agent: checkpoint:OUT)."""
-    import time
     from collections import Counter
     from dataclasses import replace
 
@@ -334,12 +343,10 @@ def pretrain(
             cfg, run_dir = resume_pretrain_config(resume), resume
         else:
             cfg = PretrainConfig(net=preset, variant=variant, seed=seed)
-            run_dir = out or f"runs/pretrain__{variant}__{preset}__{seed}__{time.strftime('%Y%m%d-%H%M%S')}"
-        changes = {k: v for k, v in (("batch_size", batch_size), ("learning_rate", lr), ("validation", validation),
-                                     ("eval_games", eval_games), ("eval_minutes", eval_minutes),
-                                     ("checkpoint_minutes", checkpoint_minutes), ("mirror", mirror),
-                                     ("random_games", random_games)) if v is not None}
-        cfg = replace(cfg, **changes)
+            run_dir = out or _default_run_dir("pretrain__", variant, preset, seed)
+        cfg = replace(cfg, **_given(batch_size=batch_size, learning_rate=lr, validation=validation,
+                                    eval_games=eval_games, eval_minutes=eval_minutes,
+                                    checkpoint_minutes=checkpoint_minutes, mirror=mirror, random_games=random_games))
         skipped: Counter = Counter()
         games = load_games(records or [default_archive_dir()], cfg.variant, skipped)
         summary = run_pretrain(cfg, games, run_dir, steps=steps, minutes=minutes, resume=bool(resume),
