@@ -374,7 +374,7 @@ def move_match(
     agent: str = typer.Argument(..., help="a network agent spec: shipped:classic, checkpoint:DIR ..."),
     records: list[str] = typer.Argument(..., help="Gravon .xml files, .zip archives or folders"),
     variant: str = typer.Option("classic", help="classic, barrage: the games of that type are scored"),
-    games: int = typer.Option(0, help="score only the first N games (0: all)"),
+    games: int = typer.Option(0, help="score only the first N games by name (0: all)"),
     held_out: float = typer.Option(0.0, help="score only the games `deepnash pretrain --validation SHARE` holds "
                                              "out of these records, e.g. 0.05 (0: every game)"),
     threads: int = typer.Option(1, help="torch CPU threads"),
@@ -400,7 +400,7 @@ def move_match(
         chosen = load_games(records, variant, skipped)
         if held_out:
             chosen = split_games(chosen, held_out)[1]
-        chosen = chosen[:games or None]
+        chosen = sorted(chosen, key=lambda g: g.key)[:games or None]  # the games pretrain scores, in its order
         if not chosen:
             raise ValueError(f"no readable {variant} games in {', '.join(records)}")
         result = imitation_metrics(net, chosen, variant)

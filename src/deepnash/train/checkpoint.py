@@ -274,5 +274,6 @@ def export_agent(src: str | Path, dst: str | Path, weights: str = "online") -> P
         raise FileExistsError(f"{dst} already holds a checkpoint")
     meta = {k: v for k, v in ck.meta.items() if k != "optimizer"}
     meta["exported_from"] = {"checkpoint": ck.path.name, "weights": weights}
-    step = int(meta.get("counters", {}).get("learner_step", 0))
+    counters = meta.get("counters", {})
+    step = int(counters.get("learner_step", counters.get("step", 0)))  # R-NaD updates, or pretraining updates
     return save_agent(dst, step, ck.groups[weights], meta)
