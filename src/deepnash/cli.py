@@ -303,7 +303,7 @@ def train(
 @app.command("pretrain")
 def pretrain(
     records: list[str] = typer.Argument(None, help="Gravon .xml files, .zip archives or folders "
-                                                   "(default: ../shared/data/gravon)"),
+                                                   "(default: ../shared/data/gravon; on --resume: the run's own)"),
     variant: str = typer.Option("classic", help="classic, barrage"),
     preset: str = typer.Option("tiny", help="network preset: tiny, small, paper"),
     minutes: float = typer.Option(None, help="train for this many minutes"),
@@ -330,6 +330,8 @@ def pretrain(
 
     import torch
 
+    from pathlib import Path
+
     from .notation.gravon import default_archive_dir
     from .train.checkpoint import CheckpointError
     from .train.human import load_games
@@ -344,11 +346,13 @@ def pretrain(
         else:
             cfg = PretrainConfig(net=preset, variant=variant, seed=seed)
             run_dir = out or _default_run_dir("pretrain__", variant, preset, seed)
-        cfg = replace(cfg, **_given(batch_size=batch_size, learning_rate=lr, validation=validation,
-                                    eval_games=eval_games, eval_minutes=eval_minutes,
-                                    checkpoint_minutes=checkpoint_minutes, mirror=mirror, random_games=random_games))
+        sources = tuple(str(Path(r).resolve()) for r in records) if records else \
+            (cfg.records or (str(default_archive_dir()),))
+        cfg = replace(cfg, records=sources, **_given(
+            batch_size=batch_size, learning_rate=lr, validation=validation, eval_games=eval_games,
+            eval_minutes=eval_minutes, checkpoint_minutes=checkpoint_minutes, mirror=mirror, random_games=random_games))
         skipped: Counter = Counter()
-        games = load_games(records or [default_archive_dir()], cfg.variant, skipped)
+        games = load_games(list(cfg.records), cfg.variant, skipped)
         summary = run_pretrain(cfg, games, run_dir, steps=steps, minutes=minutes, resume=bool(resume),
                                device=device, progress=progress and not as_json)
     except (CheckpointError, FileExistsError, FileNotFoundError, ValueError) as e:

@@ -215,7 +215,7 @@ torch.set_num_threads(2)
 from deepnash.nn import DeepNashNet, get_preset
 net = DeepNashNet(get_preset("tiny"))
 random.seed(0)
-for head, c in [(net.deploy_head, 16), (net.select_head, 17), (net.displace_head, 27), (net.value_head, 27)] * 60:
+for head, c in [(net.deploy_head, 16), (net.select_head, 17), (net.displace_head, 27), (net.value_head, 27)] * 20:
     x = torch.randn(random.randint(1, 300), c, 10, 10).to(memory_format=torch.channels_last).requires_grad_()
     head(x).square().mean().backward()
 print("clean")

@@ -259,4 +259,5 @@ def test_pretrain_killed_at_random_moments_resumes_with_its_counters(tmp_path):
     assert r.returncode == 0, r.stderr[-2000:]
     summary = json.loads(r.stdout)
     assert summary["step"] == target and summary["decisions"] == 32 * target
+    assert load_checkpoint(out).meta["config"]["records"] == [str(SAMPLE.resolve())]  # resumed on its own games
     assert not [p for p in out.iterdir() if p.name.startswith(".ckpt-")]  # no stale temporary directory left

@@ -180,8 +180,12 @@ class UCCAgent:
 
 
 def _pump(stream: IO[str], put: Callable[[str | None], None]) -> None:
-    for line in stream:
-        put(line)
+    """Forward the program's lines to ``put``, then ``None`` at the end (or once ``close`` shut the pipe)."""
+    try:
+        for line in stream:
+            put(line)
+    except (OSError, ValueError):  # the pipe was closed under us: the game is over for this program
+        pass
     put(None)
 
 

@@ -57,6 +57,8 @@ class PretrainConfig:
         random_games: games against the uniformly random bot (raw policy, sampled; ``evaluate.versus_random``)
             played when the run starts and when it ends, to show what the run changed (0: none).
         seed: seeds the network, the stream and the mirroring.
+        records: the Gravon files, zips or folders the run learns from (absolute paths; a resumed run
+            reads them again, so its split is the same).
     """
 
     net: str = "tiny"
@@ -73,6 +75,7 @@ class PretrainConfig:
     eval_games: int = 200
     random_games: int = 200
     seed: int = 0
+    records: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         get_preset(self.net)
