@@ -327,10 +327,9 @@ def pretrain(
     """Behaviour cloning: teach a network the moves people played in Gravon records (an agent: checkpoint:OUT)."""
     from collections import Counter
     from dataclasses import replace
+    from pathlib import Path
 
     import torch
-
-    from pathlib import Path
 
     from .notation.gravon import default_archive_dir
     from .train.checkpoint import CheckpointError

@@ -259,10 +259,19 @@ def resume_pretrain_config(path: str | Path) -> PretrainConfig:
     Raises:
         CheckpointError: no valid checkpoint there, or not one of ``deepnash pretrain``.
     """
+    return PretrainConfig(**_load_pretrain(path).meta["config"])
+
+
+def _load_pretrain(path: str | Path):
+    """The latest checkpoint of the behaviour-cloning run at ``path``.
+
+    Raises:
+        CheckpointError: no valid checkpoint there, or not one of ``deepnash pretrain``.
+    """
     ck = load_checkpoint(path)
     if ck.meta.get("kind") != "pretrain":
         raise CheckpointError(f"{ck.path}: not a deepnash pretrain checkpoint")
-    return PretrainConfig(**ck.meta["config"])
+    return ck
 
 
 def pretrain(cfg: PretrainConfig, games: list[HumanGame], out: str | Path, *, steps: int | None = None,
@@ -306,9 +315,7 @@ def pretrain(cfg: PretrainConfig, games: list[HumanGame], out: str | Path, *, st
     opt = torch.optim.Adam(net.parameters(), lr=cfg.learning_rate)
     counters = PretrainCounters()
     if resume:
-        ck = load_checkpoint(out)
-        if ck.meta.get("kind") != "pretrain":
-            raise CheckpointError(f"{ck.path}: not a deepnash pretrain checkpoint")
+        ck = _load_pretrain(out)
         net.load_state_dict(ck.groups["online"])
         opt.load_state_dict(join_tensors(ck.meta["optimizer"], ck.groups["optimizer"]))
         counters = PretrainCounters(**ck.meta["counters"])
