@@ -37,7 +37,7 @@ def server():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    app = create_app("random", seed=11)
+    app = create_app("random", seed=11, tables=(tables := {}))
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -45,7 +45,7 @@ def server():
     while not srv.started:
         assert time.monotonic() < deadline, "the server did not start"
         time.sleep(0.05)
-    yield app, f"http://127.0.0.1:{port}"
+    yield app, f"http://127.0.0.1:{port}", tables
     srv.should_exit = True
     thread.join(10)
 
@@ -92,7 +92,7 @@ def test_deploy_and_play_by_clicking(server, browser):
 
     With ``DEEPNASH_SCREENSHOT=docs/board.png`` it plays longer and saves the page there (the README's picture).
     """
-    app, url = server
+    app, url, tables = server
     shot = os.environ.get("DEEPNASH_SCREENSHOT")
     wait = WebDriverWait(browser, 10)
     browser.get(url + "/")
@@ -112,19 +112,19 @@ def test_deploy_and_play_by_clicking(server, browser):
     browser.find_element(By.ID, "start").click()
     wait.until(lambda d: "Your move" in d.find_element(By.ID, "status").text)
 
-    (table,) = app.state.tables.values()
+    (table,) = tables.values()
     match = table.match
     rng = np.random.default_rng(3)
     for _ in range(40 if shot else 3):
-        before = match.game.ply
+        before = match._game.ply
         moves = match.view().legal_moves
         move = moves[int(rng.integers(len(moves)))]
         cell(browser, name(move.from_sq)).click()
         assert "selected" in cell(browser, name(move.from_sq)).get_property("className")
         assert "target" in cell(browser, name(move.to_sq)).get_property("className")
         cell(browser, name(move.to_sq)).click()
-        wait.until(lambda d, b=before: match.game.ply > b and d.execute_script("return ui.state.ply") == match.game.ply)
-        if match.game.is_over():
+        wait.until(lambda d, b=before: match._game.ply > b and d.execute_script("return ui.state.ply") == match._game.ply)
+        if match._game.is_over():
             break
     if shot:
         browser.find_element(By.TAG_NAME, "body").screenshot(shot)
@@ -141,22 +141,22 @@ def test_deploy_and_play_by_clicking(server, browser):
         assert "last" in cell(browser, name(sq)).get_property("className")
     history = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#history li")]
     assert history == [text for text in browser.execute_script("return ui.state.history")]
-    assert len(history) == match.game.ply
+    assert len(history) == match._game.ply
 
     # A reload takes up the same game over a new WebSocket; resigning ends it and offers the record.
     browser.refresh()
-    wait.until(lambda d: d.execute_script("return ui.state && ui.state.ply") == match.game.ply)
-    assert board_text(browser) == shown and len(app.state.tables) == 1
+    wait.until(lambda d: d.execute_script("return ui.state && ui.state.ply") == match._game.ply)
+    assert board_text(browser) == shown and len(tables) == 1
     browser.find_element(By.ID, "resign").click()
     wait.until(lambda d: "You lost (resignation)" in d.find_element(By.ID, "status").text)
-    assert match.game.is_over()
+    assert match._game.is_over()
     link = browser.find_element(By.ID, "download").get_attribute("href")
     assert link.endswith(f"/api/games/{table.token}/record")
 
 
 def test_lobby_picks_the_opponent_and_a_replay_steps_through_the_record(server, browser, tmp_path):
     """Picks Barrage and the greedy bot in the lobby, resigns, then uploads that game's record and steps through it."""
-    app, url = server
+    app, url, tables = server
     wait = WebDriverWait(browser, 10)
     browser.get(url + "/")
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#opponent option"))
@@ -170,14 +170,14 @@ def test_lobby_picks_the_opponent_and_a_replay_steps_through_the_record(server, 
     wait.until(lambda d: d.find_element(By.ID, "start").get_attribute("disabled") is None)
     browser.find_element(By.ID, "start").click()
     wait.until(lambda d: "Your move" in d.find_element(By.ID, "status").text)
-    table = app.state.tables[browser.execute_script("return ui.token")]
+    table = tables[browser.execute_script("return ui.token")]
     match = table.match
     assert match.opponent.name == "greedy" and match.variant.name == "barrage"
     move = match.view().legal_moves[0]
     cell(browser, name(move.from_sq)).click()
     cell(browser, name(move.to_sq)).click()
-    wait.until(lambda d: d.execute_script("return ui.state.ply") == 2 or match.game.is_over())
-    if not match.game.is_over():
+    wait.until(lambda d: d.execute_script("return ui.state.ply") == 2 or match._game.is_over())
+    if not match._game.is_over():
         browser.find_element(By.ID, "resign").click()
     wait.until(lambda d: d.find_element(By.ID, "again").is_displayed())
     browser.find_element(By.ID, "again").click()

@@ -62,20 +62,20 @@ def test_options_list_the_choices_per_variant_with_a_line_on_each():
 
 @pytest.mark.parametrize(("opponent", "variant"), [("greedy", "classic"), ("mcts:sims=8", "barrage")])
 def test_a_permitted_choice_starts_a_game_with_that_opponent_and_variant(built, opponent, variant):
-    app = web.create_app("random", allow=["greedy", "mcts:sims=8"], seed=3)
+    app = web.create_app("random", allow=["greedy", "mcts:sims=8"], seed=3, tables=(tables := {}))
     built.clear()
     with TestClient(app).websocket_connect("/ws") as ws:
         ws.send_json({"type": "new", "variant": variant, "opponent": opponent, "color": "blue",
                       "placement": setup(variant, "blue")})
         state = ws.receive_json()
     assert state["type"] == "state" and state["opponent"] == opponent and state["variant"] == variant
-    (table,) = app.state.tables.values()
+    (table,) = tables.values()
     assert table.match.opponent.name == opponent and table.match.variant.name == variant
     assert built == [opponent] and state["ply"] == 1  # the bot (Red) has moved
 
 
 def test_old_clients_without_an_opponent_get_the_default(built):
-    app = web.create_app("greedy", allow=["random"], seed=3)
+    app = web.create_app("greedy", allow=["random"], seed=3, tables=(tables := {}))
     with TestClient(app).websocket_connect("/ws") as ws:
         ws.send_json({"type": "new", "variant": "barrage", "color": "red", "placement": setup("barrage")})
         assert ws.receive_json()["opponent"] == "greedy"
@@ -84,28 +84,28 @@ def test_old_clients_without_an_opponent_get_the_default(built):
 
 @pytest.mark.parametrize("spec", FORBIDDEN)
 def test_a_spec_off_the_list_is_refused_builds_nothing_and_creates_no_game(built, spec):
-    app = web.create_app("random", allow=["random", "greedy"], seed=3)
+    app = web.create_app("random", allow=["random", "greedy"], seed=3, tables=(tables := {}))
     built.clear()
     with TestClient(app).websocket_connect("/ws") as ws:
         ws.send_json({"type": "new", "variant": "classic", "opponent": spec, "color": "red", "placement": setup("classic")})
         answer = ws.receive_json()
         assert answer["type"] == "error" and "is not offered for classic" in answer["error"]
         assert "choose one of: random, greedy" in answer["error"]
-        assert built == [] and not app.state.tables
+        assert built == [] and not tables
         # The connection is still free to start a permitted game.
         ws.send_json({"type": "new", "variant": "classic", "opponent": "greedy", "color": "red", "placement": setup("classic")})
         assert ws.receive_json()["opponent"] == "greedy"
-    assert built == ["greedy"] and len(app.state.tables) == 1
+    assert built == ["greedy"] and len(tables) == 1
 
 
 def test_bad_variant_or_overlong_opponent_is_refused():
-    app = web.create_app("random", allow=["random"], seed=3)
+    app = web.create_app("random", allow=["random"], seed=3, tables=(tables := {}))
     with TestClient(app).websocket_connect("/ws") as ws:
         ws.send_json({"type": "new", "variant": "chess", "opponent": "random", "placement": setup("classic")})
         assert "unknown variant" in ws.receive_json()["error"]
         ws.send_json({"type": "new", "opponent": "x" * 201, "placement": setup("classic")})
         assert "opponent: String should have at most 200 characters" in ws.receive_json()["error"]
-    assert not app.state.tables
+    assert not tables
 
 
 def test_serve_refuses_a_bad_allowed_spec_before_listening():

@@ -23,7 +23,7 @@ COMMANDS = {"help", "show", "history", "save", "resign", "quit", "exit"}
 def play_out(session: PlaySession, seed: int = 0) -> list[str]:
     rng = np.random.default_rng(seed)
     typed = []
-    while not session.match.game.is_over():
+    while not session.match._game.is_over():
         line = random_legal(session, rng)
         reply = session.handle(line)
         assert not reply.error, reply.message
@@ -33,7 +33,7 @@ def play_out(session: PlaySession, seed: int = 0) -> list[str]:
 
 def test_whole_game_to_the_end_saves_a_record_that_replays(session, tmp_path):
     typed = play_out(session)
-    game = session.match.game
+    game = session.match._game
     assert game.is_over() and session.prompt == "game over> "
     # Every line the person typed is in the game, in order, between the bot's replies.
     mine = [str(m) for i, m in enumerate(game.move_stack) if i % 2 == 0]
@@ -72,7 +72,7 @@ def test_run_reads_lines_and_prints_the_board_until_input_ends():
 
 
 def test_illegal_move_names_the_reason_and_changes_nothing(session):
-    game = session.match.game
+    game = session.match._game
     pieces = {sq: game.piece_at(sq) for sq in range(100) if game.piece_at(sq)}
     empty = next(square_name(sq) for sq in range(100) if sq not in pieces and not game.is_lake(sq))
     theirs = next(square_name(sq) for sq, p in pieces.items() if p.player == 1)
@@ -92,13 +92,13 @@ def test_any_bad_line_is_answered_with_an_error_and_changes_nothing(session, lin
     words = line.split()
     assume(words and words[0].lower() not in COMMANDS)
     try:
-        assume(not session.match.game.is_legal(Move.parse(line)))
+        assume(not session.match._game.is_legal(Move.parse(line)))
     except StrategoError:
         pass
-    before = snapshot(session.match.game)
+    before = snapshot(session.match._game)
     reply = session.handle(line)
     assert reply.error and reply.message
-    assert snapshot(session.match.game) == before
+    assert snapshot(session.match._game) == before
 
 
 def test_save_is_refused_while_the_opponent_setup_is_secret(session, tmp_path):
@@ -113,7 +113,7 @@ def test_resign_ends_the_game_for_the_opponent():
     s.handle("ready")
     reply = s.handle("resign")
     assert "You lost (resignation)" in reply.message
-    assert s.match.game.outcome().winner == 1
+    assert s.match._game.outcome().winner == 1
 
 
 def test_square_by_square_deployment():
@@ -132,7 +132,7 @@ def test_square_by_square_deployment():
     assert not s.handle("h1 10").error
     assert not s.handle("swap a1 j4").error
     assert not s.handle("ready").error
-    flag = s.match.game.piece_at("j4")
+    flag = s.match._game.piece_at("j4")
     assert flag is not None and flag.name == "Flag" and flag.player == 0
 
 

@@ -12,7 +12,11 @@ from deepnash.play.web import create_app
 
 @pytest.fixture
 def client() -> TestClient:
-    return TestClient(create_app("random", lambda variant, player, rng: random_deployment(variant, player, rng), seed=5))
+    tables = {}  # the app's games, watched by these tests (a real server keeps them to itself)
+    client = TestClient(create_app("random", lambda variant, player, rng: random_deployment(variant, player, rng), seed=5,
+                                   tables=tables))
+    client.tables = tables
+    return client
 
 
 def test_page_and_options(client):
@@ -53,5 +57,5 @@ def test_record_only_once_the_game_is_over_and_only_with_its_token(client):
     assert res.status_code == 200 and res.headers["content-disposition"].startswith("attachment")
     (game,) = parse_records(res.text)  # the person (Red) resigned: Blue won by forfeit, with both setups shown
     assert game.winner == 1 and game.result_type == ResultType.FORFEIT and game.players[0] == "person"
-    assert game.moves == tuple(r.move for r in client.app.state.tables[token].match.history)
+    assert game.moves == tuple(r.move for r in client.tables[token].match.history)
     assert client.get("/api/games/not-a-token/record").status_code == 404

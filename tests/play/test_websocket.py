@@ -19,7 +19,11 @@ FILES = "abcdefghij"
 
 @pytest.fixture
 def client() -> TestClient:
-    return TestClient(create_app("random", lambda variant, player, rng: random_deployment(variant, player, rng), seed=5))
+    tables = {}  # the app's games, watched by these tests (a real server keeps them to itself)
+    client = TestClient(create_app("random", lambda variant, player, rng: random_deployment(variant, player, rng), seed=5,
+                                   tables=tables))
+    client.tables = tables
+    return client
 
 
 def square(sq: int) -> str:
@@ -44,8 +48,8 @@ def new_game(client: TestClient, ws, variant="barrage", color="red") -> dict:
 def hidden_types_permuted(match, rng):
     """A twin of ``match`` whose opponent pieces that are still hidden have their types shuffled."""
     twin = copy.copy(match)
-    twin.game = match.game.copy()
-    board, flags = twin.game.state.board[0], twin.game.state.flags[0]
+    twin._game = match._game.copy()
+    board, flags = twin._game.state.board[0], twin._game.state.flags[0]
     opp = 1 - match.human
     hidden = [sq for sq in range(100) if board[sq] > 0 and (board[sq] - 1) // 12 == opp and not flags[sq] & 1]
     board[hidden] = rng.permutation(board[hidden])
@@ -72,7 +76,7 @@ def test_whole_games_over_the_websocket_never_reveal_hidden_opponent_types(clien
         with client.websocket_connect("/ws") as ws:
             state = new_game(client, ws, variant, color)
             token = state["token"]
-            match = client.app.state.tables[token].match
+            match = client.tables[token].match
             assert state["you"] == match.human == ("red", "blue").index(color)
             sent = [state]
             while not state["over"] and len(sent) < 400:
@@ -85,7 +89,7 @@ def test_whole_games_over_the_websocket_never_reveal_hidden_opponent_types(clien
                 assert mine["legal"] == [] or mine["over"]
                 state = receive(ws)
                 assert state["turn"] == match.human or state["over"]
-                assert state["ply"] == match.game.ply and state["history"][:ply + 1] == mine["history"]
+                assert state["ply"] == match._game.ply and state["history"][:ply + 1] == mine["history"]
                 sent += [mine, state]
                 # What was sent depends only on the person's information state: shuffling the
                 # opponent's hidden types on the server leaves the message unchanged.
@@ -96,9 +100,9 @@ def test_whole_games_over_the_websocket_never_reveal_hidden_opponent_types(clien
                 ws.send_json({"type": "resign"})
                 state = receive(ws)
                 sent.append(state)
-            assert state["over"] and state["result"] and match.game.is_over()
+            assert state["over"] and state["result"] and match._game.is_over()
         # No message gave a type for an opponent piece the person had not seen revealed.
-        board = match.game.state.board[0]
+        board = match._game.state.board[0]
         for msg in sent:
             for sq, cell in enumerate(msg["board"]):
                 if cell["owner"] == 1 - msg["you"] and not cell["revealed"]:
@@ -121,11 +125,11 @@ def test_malformed_foreign_and_out_of_turn_messages_are_refused_and_change_nothi
         refused(ws, {"type": "new", "variant": "barrage", "color": "red", "placement": placement(client, "barrage", "blue")},
                 "outside Red's zone")
         refused(ws, {"type": "new", "variant": "chess", "color": "red", "placement": [-1] * 100}, "unknown variant")
-        assert len(client.app.state.tables) == 1  # no game was made
+        assert len(client.tables) == 1  # no game was made
         state = new_game(client, ws)
         token = state["token"]
-        match = client.app.state.tables[token].match
-        before, before_theirs = snapshot(match.game), snapshot(client.app.state.tables[theirs["token"]].match.game)
+        match = client.tables[token].match
+        before, before_theirs = snapshot(match._game), snapshot(client.tables[theirs["token"]].match._game)
         blue_piece = next(sq for sq, c in enumerate(state["board"]) if c["owner"] == 1)
         cases = [
             ("zz", "Invalid JSON"),
@@ -147,27 +151,27 @@ def test_malformed_foreign_and_out_of_turn_messages_are_refused_and_change_nothi
         ]
         for message, why in cases:
             refused(ws, message, why)
-            assert snapshot(match.game) == before
+            assert snapshot(match._game) == before
         ws.send_json({"type": "state"})
         assert receive(ws) == state
         # Between the person's move and the bot's reply, another move is refused (two connections
         # may play the same game); here the server is held at that moment.
         f, t = state["legal"][0]
         match.move(f"{square(f)}-{square(t)}")
-        held = snapshot(match.game)
-        bots = str(match.game.legal_moves()[0])  # legal for the bot, which is to move
+        held = snapshot(match._game)
+        bots = str(match._game.legal_moves()[0])  # legal for the bot, which is to move
         refused(ws, {"type": "move", "move": bots}, "it is Blue's turn, not yours")
-        assert snapshot(match.game) == held
+        assert snapshot(match._game) == held
         match.reply()
         # After the end: moves and a second resignation are refused.
         ws.send_json({"type": "resign"})
         over = receive(ws)
         assert over["over"] and over["result"] == "You lost (resignation)"
-        ended = snapshot(match.game)
+        ended = snapshot(match._game)
         refused(ws, {"type": "move", "move": f"{square(f)}-{square(t)}"}, "game is over")
         refused(ws, {"type": "resign"}, "over")
-        assert snapshot(match.game) == ended
-    assert snapshot(client.app.state.tables[theirs["token"]].match.game) == before_theirs
+        assert snapshot(match._game) == ended
+    assert snapshot(client.tables[theirs["token"]].match._game) == before_theirs
 
 
 def test_join_takes_up_a_game_from_another_connection(client):
@@ -181,4 +185,4 @@ def test_join_takes_up_a_game_from_another_connection(client):
         receive(again)
         after = receive(again)
     assert after["ply"] == state["ply"] + 2 and after["token"] == state["token"]
-    assert client.app.state.tables[state["token"]].match.game.ply == after["ply"]
+    assert client.tables[state["token"]].match._game.ply == after["ply"]

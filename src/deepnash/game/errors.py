@@ -27,6 +27,10 @@ class GameOverError(StrategoError):
     """A move was pushed onto a game that has already ended."""
 
 
+class GameInProgressError(StrategoError):
+    """Something that shows hidden pieces (the full game, its record) was asked for before the game ended."""
+
+
 class RecordError(StrategoError):
     """A game record (Gravon XML, ...) that is malformed or cannot be replayed.
 

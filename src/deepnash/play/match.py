@@ -2,7 +2,8 @@
 
 The person's moves come in as text or ``Move``; the agent answers at once.
 Everything meant for the person is computed from ``PlayerView.of(game, human)``,
-so the opponent's hidden types never leave this module.
+so the opponent's hidden types never leave this module: the full game is a
+private attribute, and ``finished_game`` hands it out only once the game is over.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from ..agents.base import Agent, MoveRecord, PlayerView, push_recorded
 from ..agents.beliefs import losses
 from ..agents.registry import AgentSpecError, make_agent
 from ..game import BattleResult, Game, Move, Variant, get_variant
-from ..game.errors import GameOverError, IllegalMoveError
+from ..game.errors import GameInProgressError, GameOverError, IllegalMoveError
 from ..game.pieces import PIECE_NAMES, PLAYER_NAMES
 
 
@@ -41,7 +42,7 @@ class HumanMatch:
         opponent.reset(self.variant, 1 - human, seed)
         theirs = opponent.choose_setup()
         red, blue = (setup, theirs) if human == 0 else (theirs, setup)
-        self.game = Game(self.variant, red, blue)
+        self._game = Game(self.variant, red, blue)
         self.history: list[MoveRecord] = []
         self._told = False
         self.reply()
@@ -71,8 +72,8 @@ class HumanMatch:
             GameOverError: the game has ended.
             IllegalMoveError: it is not the person's turn, or the move is not legal now (the game is unchanged).
         """
-        if not self.game.is_over() and self.game.turn != self.human:
-            raise IllegalMoveError(f"it is {PLAYER_NAMES[self.game.turn]}'s turn, not yours")
+        if not self._game.is_over() and self._game.turn != self.human:
+            raise IllegalMoveError(f"it is {PLAYER_NAMES[self._game.turn]}'s turn, not yours")
         self._push(move)
         return self.history[-1]
 
@@ -82,33 +83,61 @@ class HumanMatch:
         Raises:
             GameOverError: the game has already ended.
         """
-        self.game.resign(self.human)
+        self._game.resign(self.human)
         self._tell_opponent()
 
     def reply(self) -> None:
         """Let the agent play until it is the person's turn or the game is over (no-op if it already is)."""
-        while not self.game.is_over() and self.game.turn != self.human:
-            p = self.game.turn
-            self._push(self.opponent.act(PlayerView.of(self.game, p, tuple(self.history))))
-        if self.game.is_over():
+        while not self._game.is_over() and self._game.turn != self.human:
+            p = self._game.turn
+            self._push(self.opponent.act(PlayerView.of(self._game, p, tuple(self.history))))
+        if self._game.is_over():
             self._tell_opponent()
 
     def _push(self, move: Move | str) -> None:
         if isinstance(move, str):
             move = Move.parse(move)
-        if self.game.is_over():
+        if self._game.is_over():
             raise GameOverError(f"the game is over ({describe_outcome(self)}); no more moves")
-        self.history.append(push_recorded(self.game, move))
+        self.history.append(push_recorded(self._game, move))
 
     def _tell_opponent(self) -> None:
         if not self._told:
             self._told = True
-            self.opponent.game_over(self.game.outcome(), PlayerView.of(self.game, 1 - self.human, tuple(self.history)))
+            self.opponent.game_over(self._game.outcome(), PlayerView.of(self._game, 1 - self.human, tuple(self.history)))
 
     # -- what the person may see ----------------------------------------------
     def view(self) -> PlayerView:
         """The person's information state (opponent's hidden pieces have type ``UNKNOWN``)."""
-        return PlayerView.of(self.game, self.human, tuple(self.history))
+        return PlayerView.of(self._game, self.human, tuple(self.history))
+
+    @property
+    def turn(self) -> int:
+        """The player to move, 0 Red or 1 Blue."""
+        return self._game.turn
+
+    @property
+    def ply(self) -> int:
+        """Moves played so far, by both players."""
+        return self._game.ply
+
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self._game.is_over()
+
+    def outcome(self):
+        """The ``Outcome`` once the game is over (public to both players), else ``None``."""
+        return self._game.outcome()
+
+    def finished_game(self) -> Game:
+        """The full game, both setups included, for its record.
+
+        Raises:
+            GameInProgressError: the game is not over; until then the opponent's pieces stay hidden.
+        """
+        if not self._game.is_over():
+            raise GameInProgressError("the record shows the opponent's setup; it is available once the game is over")
+        return self._game
 
     @property
     def last(self) -> MoveRecord | None:
@@ -141,7 +170,7 @@ def describe_move(r: MoveRecord) -> str:
 
 def describe_outcome(match: HumanMatch) -> str:
     """``"You won (flag captured)"``, ``"You lost (resignation)"``, ``"Draw (move limit)"``; ``""`` while playing."""
-    out = match.game.outcome()
+    out = match.outcome()
     if out is None:
         return ""
     how = out.termination.name.lower().replace("_", " ")

@@ -9,10 +9,14 @@ from .match import HumanMatch
 
 
 def match_record(match: HumanMatch) -> GravonRecord:
-    """The game as a ``GravonRecord``; it holds both setups, so show it only once the game is over."""
+    """The game as a ``GravonRecord``; it holds both setups.
+
+    Raises:
+        GameInProgressError: the game is not over yet.
+    """
     names = ["person", match.opponent.name]
     players = (names[0], names[1]) if match.human == 0 else (names[1], names[0])
-    return record_from_game(match.game, players=players)
+    return record_from_game(match.finished_game(), players=players)
 
 
 def record_xml(match: HumanMatch) -> str:
@@ -24,6 +28,7 @@ def save_record(match: HumanMatch, path: str | Path) -> None:
     """Write the record to ``path`` as Gravon XML.
 
     Raises:
+        GameInProgressError: the game is not over yet.
         OSError: the file cannot be written.
     """
     write_xml(match_record(match), path)

@@ -83,7 +83,7 @@ class PlaySession:
     def prompt(self) -> str:
         if self.match is None:
             return "setup> "
-        return "game over> " if self.match.game.is_over() else f"move {self.match.game.ply + 1}> "
+        return "game over> " if self.match.is_over() else f"move {self.match.ply + 1}> "
 
     def screen(self) -> RenderableType:
         """The current board: the deployment being built, or the game as the person knows it."""
@@ -163,14 +163,14 @@ class PlaySession:
         if cmd == "save":
             if len(words) != 2:
                 return Reply("Write save FILE, e.g. save game.xml", error=True)
-            if not m.game.is_over():
+            if not m.is_over():
                 return Reply("The record shows the opponent's setup, so it can be saved once the game is over.",
                              error=True)
             return self._save(Path(words[1]))
         if cmd == "resign":
             m.resign()
             return Reply(self._finish("You resigned."), self.screen())
-        if m.game.is_over():
+        if m.is_over():
             return Reply(f"The game is over ({describe_outcome(m)}). Type save FILE, history or quit.", error=True)
         try:
             played = m.play(line)
@@ -181,7 +181,7 @@ class PlaySession:
     def _after_moves(self, played, lead: str) -> str:
         lines = [lead] if lead else []
         lines += [describe_move(r) for r in played]
-        if self.match.game.is_over():
+        if self.match.is_over():
             lines.append(self._finish(""))
         return "\n".join(line for line in lines if line)
 
@@ -199,7 +199,7 @@ class PlaySession:
         return Reply(f"Record saved to {path} (Gravon XML).")
 
     def _quit(self) -> Reply:
-        if self.match is not None and not self.match.game.is_over():
+        if self.match is not None and not self.match.is_over():
             self.match.resign()
             return Reply(self._finish("You left; the game counts as resigned."), done=True)
         return Reply("Goodbye.", done=True)

@@ -5,7 +5,8 @@ a little HTTP.  The server is the only authority on each game; a game is
 reached by an unguessable token, acts only for the person's colour, and every
 state it sends is ``state.public_state`` (the person's information state).
 Bad input is answered with an error that says what was wrong, and changes
-nothing.
+nothing.  The games live in a mapping that no attribute of the app exposes,
+and a match hands out its full game only once it is over (``HumanMatch``).
 
 HTTP:
     ``GET /api/options``               variants (piece counts, lakes, zones); ``opponents``: the default
@@ -34,8 +35,7 @@ from __future__ import annotations
 
 import secrets
 import threading
-from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import MutableMapping, Sequence
 from importlib.resources import files
 from typing import Annotated, Literal
 
@@ -47,7 +47,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..agents.registry import make_agent
-from ..game.errors import StrategoError
+from ..game.errors import GameInProgressError, StrategoError
 from ..game.variant import VARIANTS, get_variant
 from .deploy import SetupBuilder, SetupDraw
 from .match import HumanMatch
@@ -103,7 +103,7 @@ class Refused(Exception):
     """A client message that is answered with an error and changes nothing."""
 
 
-class _Table:
+class Table:
     """One game, its token and the lock that serialises the work on it."""
 
     def __init__(self, token: str, match: HumanMatch):
@@ -135,7 +135,8 @@ def _explain(error: ValidationError) -> str:
 
 
 def create_app(opponent: str | None = None, pool: SetupDraw | None = None, *, allow: Sequence[str] | None = None,
-               max_games: int = 256, seed: int | None = None) -> FastAPI:
+               max_games: int = 256, seed: int | None = None,
+               tables: MutableMapping[str, Table] | None = None) -> FastAPI:
     """The web app; each new game plays a fresh agent made from the spec the person picked.
 
     Args:
@@ -147,6 +148,9 @@ def create_app(opponent: str | None = None, pool: SetupDraw | None = None, *, al
             strings and can name no other spec.
         max_games: games kept at once; the oldest is dropped when a new one would exceed it.
         seed: seeds random setups and agents (for tests); ``None`` for fresh entropy.
+        tables: where the app keeps its games, token -> ``Table`` (oldest first).  ``None``: a dict of
+            its own that nothing outside the app can reach.  Pass your own only to referee the server
+            (tests): a ``Table``'s match holds the full game, hidden pieces included.
 
     Raises:
         AgentSpecError: if ``opponent`` or one of ``allow`` is not a valid spec (checked once here).
@@ -156,8 +160,7 @@ def create_app(opponent: str | None = None, pool: SetupDraw | None = None, *, al
     app = FastAPI(title="DeepNash: play Stratego", docs_url=None, redoc_url=None)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.include_router(replay_router)
-    tables: OrderedDict[str, _Table] = OrderedDict()
-    app.state.tables = tables  # token -> game; read by tests and by whoever embeds the app
+    tables = {} if tables is None else tables
     app.state.choices = choices  # variant -> the opponent specs a browser may pick
     rng = np.random.default_rng(seed)
     guard = threading.Lock()
@@ -168,11 +171,11 @@ def create_app(opponent: str | None = None, pool: SetupDraw | None = None, *, al
         except ValueError as e:
             raise HTTPException(400, str(e)) from None
 
-    def find(token: str) -> _Table | None:
+    def find(token: str) -> Table | None:
         with guard:
             return tables.get(token)
 
-    def new_table(msg: NewGame) -> _Table:
+    def new_table(msg: NewGame) -> Table:
         try:
             variant = get_variant(msg.variant)
         except ValueError as e:
@@ -189,11 +192,11 @@ def create_app(opponent: str | None = None, pool: SetupDraw | None = None, *, al
             match = HumanMatch(make_agent(spec), variant, human, builder.finish(), agent_seed)
         except StrategoError as e:
             raise Refused(f"placement: {e}") from None
-        table = _Table(secrets.token_urlsafe(24), match)
+        table = Table(secrets.token_urlsafe(24), match)
         with guard:
             tables[table.token] = table
             while len(tables) > max_games:
-                tables.popitem(last=False)
+                del tables[next(iter(tables))]
         return table
 
     @app.get("/", response_class=HTMLResponse)
@@ -229,13 +232,14 @@ def create_app(opponent: str | None = None, pool: SetupDraw | None = None, *, al
         if table is None:
             raise HTTPException(404, "no game with this token (it may have expired)")
         with table.lock:
-            if not table.match.game.is_over():
-                raise HTTPException(409, "the record shows the opponent's setup; it is available once the game is over")
-            xml = record_xml(table.match)
+            try:
+                xml = record_xml(table.match)
+            except GameInProgressError as e:
+                raise HTTPException(409, str(e)) from None
         return Response(xml, media_type="application/xml",
                         headers={"Content-Disposition": 'attachment; filename="deepnash-game.xml"'})
 
-    async def handle(ws: WebSocket, table: _Table | None, text: str) -> _Table | None:
+    async def handle(ws: WebSocket, table: Table | None, text: str) -> Table | None:
         """Act on one client message and send the answers; returns the connection's game."""
         msg = MESSAGE.validate_json(text)
         if isinstance(msg, (NewGame, Join)):
