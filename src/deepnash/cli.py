@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sys
+import traceback
 
 import typer
 
@@ -475,5 +477,29 @@ def export(
     typer.echo(f"exported {weights} network of {run} to {path} (agent spec checkpoint:{out})")
 
 
-def main() -> None:  # pragma: no cover - console entry point
-    app()
+def main(argv: list[str] | None = None) -> None:
+    """The console entry point: ``app`` behind one guard, so that no command fails silently.
+
+    Bad input (``ValueError``, which every error type of the library is or wraps, ``OSError``, or
+    another ``deepnash`` exception such as ``AgentFailure``) prints ``error: MESSAGE`` on stderr and
+    exits 2, as the commands' own checks do; anything else is a bug: it prints its traceback, then
+    ``error: deepnash COMMAND failed unexpectedly: TYPE: MESSAGE``, and exits 1.  Typer's usage
+    errors and ``--help`` keep their own output and codes; Ctrl-C exits 130.
+
+    Args:
+        argv: the arguments (``None``: ``sys.argv[1:]``).
+    """
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        app(args=args, prog_name="deepnash")
+    except KeyboardInterrupt:
+        typer.echo("error: interrupted", err=True)
+        sys.exit(130)
+    except Exception as e:  # noqa: BLE001 - the one place every failure is reported
+        library = isinstance(e, (ValueError, OSError)) or type(e).__module__.startswith("deepnash.")
+        if not library:
+            traceback.print_exc()
+        command = next((a for a in args if not a.startswith("-")), "")
+        lead = "error: " if library else f"error: deepnash {command} failed unexpectedly: {type(e).__name__}: "
+        typer.echo(f"{lead}{e}", err=True)
+        sys.exit(2 if library else 1)
