@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import signal
 import subprocess
 import sys
@@ -25,26 +26,36 @@ def run(args, **kw):
 
 
 def test_train_kill_resume(tmp_path):
+    """Killed (SIGKILL) twice at random moments while it checkpoints after every update, so that kills
+    can land inside a checkpoint write: the latest checkpoint always loads whole, and the resumed run's
+    counters continue from it."""
     out = tmp_path / "run"
-    proc = subprocess.Popen(DEEPNASH + ["train", *SMALL, "--steps", "100000", "--out", str(out)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 90
-        step = 0
-        while time.monotonic() < deadline and proc.poll() is None:
-            time.sleep(0.5)
-            try:
-                step = load_checkpoint(out).meta["counters"]["learner_step"]
-            except (ValueError, OSError, KeyError):
-                continue
-            if step >= 12:
-                break
-        assert step >= 12, f"no checkpoint past 12 updates; stderr:\n{proc.stderr.read() if proc.poll() is not None else ''}"
-    finally:
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
+    rng = random.Random(7)
+    seen = []
+    for attempt in range(2):
+        args = [*SMALL, "--steps", "100000"] + (["--out", str(out)] if attempt == 0 else ["--resume", str(out)])
+        proc = subprocess.Popen(DEEPNASH + ["train", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 90
+            step = seen[-1] if seen else 0
+            while time.monotonic() < deadline and proc.poll() is None:
+                time.sleep(0.2)
+                try:
+                    now = load_checkpoint(out).meta["counters"]["learner_step"]
+                except (ValueError, OSError, KeyError):
+                    continue
+                if now >= (12 if attempt == 0 else step + 2):
+                    break
+            time.sleep(rng.uniform(0.0, 1.5))  # then a random moment, likely mid-update or mid-write
+            assert proc.poll() is None, f"train stopped by itself; stderr:\n{proc.stderr.read()}"
+        finally:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+        counters = load_checkpoint(out).meta["counters"]  # verifies sizes and hashes: never half-written
+        assert counters["games"] == 2 * counters["learner_step"]
+        seen.append(counters["learner_step"])
+    assert seen[0] >= 12 and seen[1] > seen[0], seen
     killed_at = load_checkpoint(out).meta["counters"]
-    assert killed_at["learner_step"] >= 12 and killed_at["games"] == 2 * killed_at["learner_step"]
 
     target = killed_at["learner_step"] + 12
     res = run(["--resume", str(out), "--steps", str(target), "--json", "--checkpoint-minutes", "100"])
@@ -59,6 +70,7 @@ def test_train_kill_resume(tmp_path):
     delta = train_preset("tiny").rnad.schedule.sizes[0]  # the tiny preset's R-NaD iteration length
     assert final.meta["schedule"]["iteration"] == target // delta
     assert (out / "tb").is_dir() and any((out / "tb").iterdir())
+    assert not [p for p in out.iterdir() if p.name.startswith(".ckpt-")]  # a killed write's leftovers are gone
 
 
 def test_existing_run_and_corrupt_checkpoint_are_refused_and_left_alone(tmp_path):
