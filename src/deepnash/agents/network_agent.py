@@ -86,7 +86,7 @@ class NetworkAgent:
     @torch.no_grad()
     def _values(self, obs: np.ndarray) -> np.ndarray:
         """``float32[N]``: the value head on ``obs: float32[N, 82, 10, 10]`` (value bounds' look-ahead)."""
-        return np.concatenate([self.net(torch.from_numpy(obs[i:i + 256]))[1].numpy()
+        return np.concatenate([self.net.value(torch.from_numpy(obs[i:i + 256])).numpy()
                                for i in range(0, len(obs), 256)])
 
     @torch.no_grad()

@@ -88,19 +88,7 @@ class DeepNashNet(nn.Module):
         Raises:
             ValueError: if ``obs`` is not ``[N, 82, 10, 10]``.
         """
-        if obs.dim() != 4 or tuple(obs.shape[1:]) != (NUM_PLANES, 10, 10):
-            raise ValueError(f"DeepNashNet expects observations [N, 82, 10, 10], got {list(obs.shape)}")
-        # channels-last activations: oneDNN's convolutions run about twice as fast on narrow layers
-        obs = obs.to(self.value_out.weight.dtype, memory_format=torch.channels_last)
-        emb = self.torso(obs)
-        phase = phases(obs)
-        play = (phase != DEPLOY).to(obs.dtype)[:, None, None, None]
-        step2 = (phase == DISPLACE).to(obs.dtype)[:, None, None, None]
-        no_attack = obs[:, P_NO_ATTACK:P_NO_ATTACK + 1]
-        selected = obs[:, P_SELECTED:P_SELECTED + 1] * obs[:, OWN_MOVABLE]  # [N, 10, 10, 10]
-        value_in = torch.cat([emb, no_attack * play, selected * step2], dim=1)
-        value = self.value_out(F.relu(self.value_head(value_in))).squeeze(1)
-
+        obs, emb, phase, no_attack, selected, value = self._trunk(obs)
         logits = obs.new_zeros(obs.shape[0], NUM_ACTIONS)
         for code, head, extra in (
             (DEPLOY, self.deploy_head, None),
@@ -114,6 +102,31 @@ class DeepNashNet(nn.Module):
             out = head(x)
             logits = logits.index_copy(0, rows, F.relu(out) if self.config.relu_logits else out)
         return logits, value
+
+    def value(self, obs: torch.Tensor) -> torch.Tensor:
+        """``float32[N]``: the value head alone, the same numbers as ``forward(obs)[1]`` without the
+        policy heads' work (for look-ahead, which scores many positions and needs no policy).
+
+        Raises:
+            ValueError: if ``obs`` is not ``[N, 82, 10, 10]``.
+        """
+        return self._trunk(obs)[5]
+
+    def _trunk(self, obs: torch.Tensor):
+        """The torso and the value head: ``(obs, embedding, phase, no-attack plane, selected one-hot, value)``."""
+        if obs.dim() != 4 or tuple(obs.shape[1:]) != (NUM_PLANES, 10, 10):
+            raise ValueError(f"DeepNashNet expects observations [N, 82, 10, 10], got {list(obs.shape)}")
+        # channels-last activations: oneDNN's convolutions run about twice as fast on narrow layers
+        obs = obs.to(self.value_out.weight.dtype, memory_format=torch.channels_last)
+        emb = self.torso(obs)
+        phase = phases(obs)
+        play = (phase != DEPLOY).to(obs.dtype)[:, None, None, None]
+        step2 = (phase == DISPLACE).to(obs.dtype)[:, None, None, None]
+        no_attack = obs[:, P_NO_ATTACK:P_NO_ATTACK + 1]
+        selected = obs[:, P_SELECTED:P_SELECTED + 1] * obs[:, OWN_MOVABLE]  # [N, 10, 10, 10]
+        value_in = torch.cat([emb, no_attack * play, selected * step2], dim=1)
+        value = self.value_out(F.relu(self.value_head(value_in))).squeeze(1)
+        return obs, emb, phase, no_attack, selected, value
 
 
 def masked_log_policy(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:

@@ -50,9 +50,11 @@ class ValueBounds:
 
     Attributes:
         value: ``v(x)``, the value of the current information state.
-        bounds: upper bound ``vhat(x, a)`` per legal move (``inf`` when unbounded).
+        bounds: upper bound ``vhat(x, a)`` per bounded move (``inf`` when unbounded); for a kept
+            move, the bound over the branches scored before it was kept (the full bound is at
+            least this, and this is at least ``value - eps_vb``).
         removed: moves with ``bound + eps_vb < value`` (empty when that would be every move).
-        evaluations: positions scored by the value function.
+        evaluations: positions scored by the value function (the current one included).
     """
 
     value: float
@@ -95,22 +97,58 @@ def _capturable(board: PublicBoard, possible: np.ndarray, f: int, t: int, kinds:
 
 
 class _Leaves:
-    """The positions to score: observations for the value function, or a terminal result."""
+    """The positions to score: observations for the value function, or a terminal result.
 
-    def __init__(self, me: int, rows: np.ndarray) -> None:
-        self.me, self.rows, self.obs = me, rows, []
+    Observations are scored in batches (``evaluate``); a leaf is ``(result or None, index)``.
+    """
+
+    def __init__(self, me: int, rows: np.ndarray, value_fn: ValueFn) -> None:
+        self.me, self.rows, self.value_fn = me, rows, value_fn
+        self.obs: list[np.ndarray] = []
+        self.values = np.zeros(0)
 
     def add(self, game: Game, records: Sequence[MoveRecord]) -> tuple[float | None, int]:
         if game.is_over():
             return game.outcome().returns()[self.me], -1
         self.obs.append(observe(game, np.concatenate([self.rows, move_rows(records)]), self.me))
-        return None, len(self.obs) - 1
+        return None, len(self.values) + len(self.obs) - 1
+
+    def evaluate(self) -> None:
+        """Score the observations added since the last call, in one call of the value function."""
+        if not self.obs:
+            return
+        got = np.asarray(self.value_fn(np.stack(self.obs)), dtype=np.float64).reshape(-1)
+        if got.shape[0] != len(self.obs):
+            raise ValueError(f"value_fn returned {got.shape[0]} values for {len(self.obs)} observations")
+        self.values = np.concatenate([self.values, got])
+        self.obs = []
+
+    def pending(self, branch: Branch) -> bool:
+        """Whether some leaf of ``branch`` waits for ``evaluate``."""
+        done = len(self.values)
+        return any(leaf[0] is None and leaf[1] >= done for leaves in branch.values() for leaf in leaves)
+
+    def score(self, leaf: tuple[float | None, int]) -> float:
+        return leaf[0] if leaf[0] is not None else float(self.values[leaf[1]])
+
+
+#: A branch: for one move and one type of the piece it attacks, the leaves of each opponent reply
+#: (``None``: the move ended the game), one per type of the replying attacker.
+Branch = dict  # [Move | None, list[tuple[float | None, int]]]
 
 
 def value_bounds(
     view: PlayerView, value_fn: ValueFn, eps_vb: float = 0.05, moves: Iterable[Move] | None = None,
 ) -> ValueBounds:
     """Score legal moves of ``view.player`` with the two-step value upper bound.
+
+    The leaves are scored in at most two batched calls of ``value_fn``: first the current
+    position and, for each move, its branches up to the first that needs the value function
+    (a branch is one type of the attacked piece, the attack's best outcomes first; a move that
+    attacks no hidden piece has one); then every other branch of the moves that this did not
+    already keep.  A move is kept as
+    soon as one branch's bound clears ``v(x) - eps_vb``, so the moves removed are exactly those
+    the full enumeration removes, with far fewer positions scored.
 
     Args:
         view: the agent's view, the agent to move.
@@ -122,6 +160,10 @@ def value_bounds(
         moves: the moves to bound (default: every legal move; the paper bounds the
             actions in the policy's support only).
 
+    Returns:
+        ``ValueBounds``; a kept move's bound there is that of the branches scored, which is at
+        least the removal threshold (the full bound can only be higher); a removed move's is exact.
+
     Raises:
         ValueError: ``view`` has no legal moves (the agent is not to move), a move
             in ``moves`` is not legal, or ``value_fn`` returns the wrong number of values.
@@ -131,61 +173,95 @@ def value_bounds(
     todo = list(view.legal_moves) if moves is None else list(dict.fromkeys(moves))
     if not set(todo) <= set(view.legal_moves):
         raise ValueError(f"ply {view.ply}: {sorted(set(todo) - set(view.legal_moves))} are not legal moves")
-    me, opp = view.player, 1 - view.player
-    start = PublicBoard.from_view(view)
-    possible = start.possible()
-    base = position(view)
-    leaves = _Leaves(me, move_rows(view.history))
-    leaves.add(base, ())
-    scratch, reply_scratch = base.copy(), base.copy()
-    # tree[(move, t1)][reply] = leaves (terminal value or None, observation index), one per t2
-    tree: dict[tuple[Move, int], dict[Move | None, list[tuple[float | None, int]]]] = {}
-    for a in todo:
-        target_hidden = view.owner[a.to_sq] == opp and not view.revealed[a.to_sq]
-        for t1 in (np.flatnonzero(possible[a.to_sq]) if target_hidden else [-1]):
-            fixed = {a.to_sq: int(t1)} if t1 >= 0 else {}
-            game = position(view, fixed) if fixed else _load(base, scratch)
-            if game is None:
-                continue
-            rec_a = push_recorded(game, a)
-            branch = tree.setdefault((a, int(t1)), {})
-            if game.is_over():
-                branch[None] = [leaves.add(game, [rec_a])]
-                continue
-            after = start.copy()
-            after.apply(rec_a)
-            after_possible = after.possible()
-            for reply in safe_replies(after, opp):
-                attacker_hidden = after.owner[reply.to_sq] == me and after.known[reply.from_sq] < 0
-                kinds = np.flatnonzero(after_possible[reply.from_sq] & ~IMMOVABLE) if attacker_hidden else [-1]
-                for t2 in kinds:
-                    g2 = position(view, {**fixed, reply.from_sq: int(t2)}) if t2 >= 0 else _load(game, reply_scratch)
-                    if g2 is None:
-                        continue
-                    try:
-                        if t2 >= 0:
-                            push_recorded(g2, a)
-                        rec_r = push_recorded(g2, reply)
-                    except IllegalMoveError:  # a repetition rule forbids it: not a reply at all
-                        continue
-                    branch.setdefault(reply, []).append(leaves.add(g2, [rec_a, rec_r]))
-    values = np.asarray(value_fn(np.stack(leaves.obs)), dtype=np.float64).reshape(-1)
-    if values.shape[0] != len(leaves.obs):
-        raise ValueError(f"value_fn returned {values.shape[0]} values for {len(leaves.obs)} observations")
-
-    def score(leaf: tuple[float | None, int]) -> float:
-        return leaf[0] if leaf[0] is not None else float(values[leaf[1]])
-
+    tree = _Tree(view, value_fn)
     bounds = {a: -math.inf for a in todo}
-    for (a, _), branch in tree.items():
-        worst = min((max(score(e) for e in t2s) for t2s in branch.values()), default=math.inf)
-        bounds[a] = max(bounds[a], worst)
+    later: dict[Move, list[int]] = {}
+    first: dict[Move, Branch] = {}
+    for a in todo:  # stage 1: each move's branches up to the first that needs the value function
+        kinds = tree.attacked_types(a)
+        for k, t1 in enumerate(kinds):
+            branch = tree.branch(a, t1)
+            if branch is None:
+                continue
+            if tree.leaves.pending(branch):
+                first[a], later[a] = branch, kinds[k + 1:]
+                break
+            bounds[a] = max(bounds[a], _bound(branch, tree.leaves))
+    tree.leaves.evaluate()
+    v = tree.leaves.score(tree.root)
+    for a, branch in first.items():
+        bounds[a] = max(bounds[a], _bound(branch, tree.leaves))
+    rest = {a: [b for t1 in later[a] if (b := tree.branch(a, t1)) is not None]
+            for a in first if bounds[a] + eps_vb < v}  # stage 2: the other branches of undecided moves
+    tree.leaves.evaluate()
+    for a, branches in rest.items():
+        for branch in branches:
+            bounds[a] = max(bounds[a], _bound(branch, tree.leaves))
     bounds = {a: (math.inf if b == -math.inf else b) for a, b in bounds.items()}
-    v = float(values[0])
     removed = frozenset(a for a, b in bounds.items() if b + eps_vb < v)
     if len(removed) == len(view.legal_moves):
         removed = frozenset()
-    return ValueBounds(v, bounds, removed, len(leaves.obs))
+    return ValueBounds(v, bounds, removed, len(tree.leaves.values))
+
+
+def _bound(branch: Branch, leaves: _Leaves) -> float:
+    """``min`` over the replies of ``max`` over the replying piece's types (``inf`` without a safe reply)."""
+    return min((max(leaves.score(e) for e in t2s) for t2s in branch.values()), default=math.inf)
+
+
+class _Tree:
+    """The look-ahead from one view: the games two moves deep, built one branch at a time."""
+
+    def __init__(self, view: PlayerView, value_fn: ValueFn) -> None:
+        self.view = view
+        self.me, self.opp = view.player, 1 - view.player
+        self.start = PublicBoard.from_view(view)
+        self.possible = self.start.possible()
+        self.base = position(view)
+        self.leaves = _Leaves(self.me, move_rows(view.history), value_fn)
+        self.root = self.leaves.add(self.base, ())
+        self.scratch, self.reply_scratch = self.base.copy(), self.base.copy()
+
+    def attacked_types(self, a: Move) -> list[int]:
+        """The types the piece ``a`` attacks may have, the attack's best outcomes first; ``[-1]`` when
+        ``a`` attacks no hidden piece."""
+        view = self.view
+        if not (view.owner[a.to_sq] == self.opp and not view.revealed[a.to_sq]):
+            return [-1]
+        mine = int(view.types[a.from_sq])
+        return sorted((int(t) for t in np.flatnonzero(self.possible[a.to_sq])), key=lambda t: -FIGHT[mine, t])
+
+    def branch(self, a: Move, t1: int) -> Branch | None:
+        """The leaves of move ``a`` when the piece it attacks is of type ``t1`` (-1: no hidden piece),
+        added to ``leaves``; ``None`` when ``t1`` is impossible."""
+        view, me, opp = self.view, self.me, self.opp
+        fixed = {a.to_sq: t1} if t1 >= 0 else {}
+        game = position(view, fixed) if fixed else _load(self.base, self.scratch)
+        if game is None:
+            return None
+        rec_a = push_recorded(game, a)
+        branch: Branch = {}
+        if game.is_over():
+            branch[None] = [self.leaves.add(game, [rec_a])]
+            return branch
+        after = self.start.copy()
+        after.apply(rec_a)
+        after_possible = after.possible()
+        for reply in safe_replies(after, opp):
+            attacker_hidden = after.owner[reply.to_sq] == me and after.known[reply.from_sq] < 0
+            kinds = np.flatnonzero(after_possible[reply.from_sq] & ~IMMOVABLE) if attacker_hidden else [-1]
+            for t2 in kinds:
+                g2 = position(view, {**fixed, reply.from_sq: int(t2)}) if t2 >= 0 else _load(game, self.reply_scratch)
+                if g2 is None:
+                    continue
+                try:
+                    if t2 >= 0:
+                        push_recorded(g2, a)
+                    rec_r = push_recorded(g2, reply)
+                except IllegalMoveError:  # a repetition rule forbids it: not a reply at all
+                    continue
+                branch.setdefault(reply, []).append(self.leaves.add(g2, [rec_a, rec_r]))
+        return branch
 
 
 def _load(game: Game, scratch: Game) -> Game:
