@@ -1,16 +1,19 @@
 """What the test-time layer costs per move: CPU time with each layer alone, value-bounds evaluations.
 
-Usage: ``python benchmarks/bench_testtime.py [--games 2] [--preset tiny] [--variant barrage] [--max-moves 200] [--json]``
+Usage: ``python benchmarks/bench_testtime.py [--games 4] [--network shipped] [--preset tiny] [--variant barrage]
+[--max-moves 200] [--json]``
 
-Plays the network agent (a randomly initialised network of ``--preset``)
-against itself, first with every layer off, then with each layer alone and
-with all of them, and reports CPU milliseconds per move (both players'
-select and displace decisions, network included; process CPU time, so other
-work on the machine does not count), the value function's positions scored
-per move and the share of moves on which value bounds changed the policy.
-An untrained network's figures for the share say nothing about a trained
-agent's; the cost figures do carry over (they scale with the network's
-forward time).  Games stop after ``--max-moves`` moves.
+Plays the network agent against itself, first with every layer off, then
+with each layer alone and with all of them, and reports CPU milliseconds per
+move on one thread (both players' select and displace decisions, network
+included; process CPU time, so other work on the machine does not count),
+the value function's positions scored per move and the share of moves on
+which value bounds changed the policy.  ``--network shipped`` (the default)
+plays the weights shipped for ``--variant``; ``--network random`` a randomly
+initialised network of ``--preset``, whose near-uniform policy makes value
+bounds look at every legal move, so its cost is an upper bound for that
+preset and its share says nothing about a trained agent.  Games stop after
+``--max-moves`` moves.
 """
 
 from __future__ import annotations
@@ -22,9 +25,9 @@ import time
 import torch
 
 from deepnash.agents.base import PlayerView, push_recorded
-from deepnash.agents.network_agent import NetworkAgent
+from deepnash.agents.network_agent import SHIPPED_DIR, NetworkAgent, load_network
 from deepnash.game import Game, get_variant
-from deepnash.nn import DeepNashNet, get_preset
+from deepnash.nn import PRESETS, DeepNashNet, get_preset
 from deepnash.testtime import LAYERS, TestTimeConfig
 
 
@@ -56,25 +59,30 @@ def run(net: DeepNashNet, config: TestTimeConfig | None, variant: str, games: in
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=2)
-    ap.add_argument("--preset", default="tiny")
+    ap.add_argument("--games", type=int, default=4)
+    ap.add_argument("--network", choices=["shipped", "random"], default="shipped")
+    ap.add_argument("--preset", default="tiny", help="with --network random")
     ap.add_argument("--variant", default="barrage")
     ap.add_argument("--max-moves", type=int, default=200)
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args()
     torch.manual_seed(0)
     torch.set_num_threads(1)
-    net = DeepNashNet(get_preset(args.preset))
+    if args.network == "shipped":
+        net = load_network(SHIPPED_DIR / args.variant)[0]
+        args.preset = next((n for n in PRESETS if get_preset(n) == net.config), "custom")
+    else:
+        net = DeepNashNet(get_preset(args.preset))
     configs: dict[str, TestTimeConfig | None] = {"none": None, "all_off": TestTimeConfig.all_off()}
     for layer in LAYERS:
         configs[f"only_{layer}"] = TestTimeConfig(**{name: name == layer for name in LAYERS})
     configs["all_on"] = TestTimeConfig()
-    out = {"preset": args.preset, "variant": args.variant, "games": args.games,
+    out = {"network": args.network, "preset": args.preset, "variant": args.variant, "games": args.games,
            "results": {name: run(net, cfg, args.variant, args.games, args.max_moves) for name, cfg in configs.items()}}
     if args.json:
         print(json.dumps(out))
         return
-    print(f"{args.preset} network, {args.variant}, {args.games} self-play games (at most {args.max_moves} moves)")
+    print(f"{args.network} {args.preset} network, {args.variant}, {args.games} self-play games (at most {args.max_moves} moves)")
     for name, r in out["results"].items():
         print(f"  {name:20s} {r['cpu_ms_per_move']:8.1f} CPU ms/move  {r['value_evaluations_per_move']:6.1f} "
               f"value evaluations/move  ({r['moves']} moves, value bounds changed "
