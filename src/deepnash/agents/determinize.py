@@ -21,7 +21,8 @@ from .base import PlayerView
 from .beliefs import IMMOVABLE, hidden_counts
 
 
-def sample_hidden(view: PlayerView, rng: np.random.Generator, weights: np.ndarray | None = None) -> np.ndarray:
+def sample_hidden(view: PlayerView, rng: np.random.Generator, weights: np.ndarray | None = None,
+                  exclude: np.ndarray | None = None) -> np.ndarray:
     """``int8[100]``: a type for every opponent piece (revealed ones keep theirs), -1 elsewhere.
 
     Args:
@@ -29,13 +30,19 @@ def sample_hidden(view: PlayerView, rng: np.random.Generator, weights: np.ndarra
         rng: the random generator.
         weights: optional ``float[100, 12]`` positive weights of each type on each square,
             applied to unmoved pieces (e.g. ``setup_stats.deployment_weights``).
+        exclude: optional ``bool[100, 12]``: types taken to be impossible on each square (e.g. the
+            memory heuristic's eliminations).  Squares with exclusions draw first within their
+            group (moved, then unmoved pieces); soft: a square whose remaining types are all
+            excluded draws as if nothing were.
 
     Raises:
         ValueError: inconsistent public information (see ``beliefs.hidden_counts``),
-            or ``weights`` of the wrong shape or not positive.
+            or ``weights`` / ``exclude`` of the wrong shape, or ``weights`` not positive.
     """
     if weights is not None and (np.shape(weights) != (100, 12) or np.min(weights) <= 0):
         raise ValueError(f"weights must be positive float[100, 12], got shape {np.shape(weights)}")
+    if exclude is not None and np.shape(exclude) != (100, 12):
+        raise ValueError(f"exclude must be bool[100, 12], got shape {np.shape(exclude)}")
     opp = 1 - view.player
     out = np.full(100, -1, dtype=np.int8)
     known = (view.owner == opp) & view.revealed
@@ -45,10 +52,15 @@ def sample_hidden(view: PlayerView, rng: np.random.Generator, weights: np.ndarra
     moved = rng.permutation(np.flatnonzero(hidden & view.moved))
     still = rng.permutation(np.flatnonzero(hidden & ~view.moved))
     for squares, allowed in ((moved, ~IMMOVABLE), (still, np.ones(12, dtype=bool))):
+        if exclude is not None:  # constrained squares draw first, while their types are still left
+            squares = squares[np.argsort(~exclude[squares].any(axis=1), kind="stable")]
         for sq in squares:
             p = np.where(allowed, left, 0.0)
             if weights is not None and not view.moved[sq]:
                 p = p * weights[sq]  # setup statistics speak of pieces still where they were deployed
+            if exclude is not None and exclude[sq].any():
+                kept = np.where(exclude[sq], 0.0, p)
+                p = kept if kept.sum() > 0 else p
             t = int(rng.choice(12, p=p / p.sum()))
             out[sq] = t
             left[t] -= 1

@@ -2,8 +2,10 @@
 
 Agent specs: ``checkpoint:DIR`` (a training run or checkpoint directory) and
 ``shipped`` / ``shipped:barrage`` for the weights shipped in ``deepnash/data/``.
-Options: ``weights=online|target`` (which network of the checkpoint) and
-``greedy=true`` (argmax instead of sampling from the policy).
+Options: ``weights=online|target`` (which network of the checkpoint),
+``greedy=true`` (argmax instead of sampling from the policy), the test-time
+layers' switches (``value_bounds=off`` ...) and ``search=on`` with its settings
+``samples``, ``depth``, ``candidates`` and ``seconds`` (``testtime.search``).
 
 The observation is rebuilt from the ``PlayerView`` alone (``testtime.lookahead.position``):
 the opponent's hidden pieces get arbitrary types drawn from the public multiset
@@ -24,7 +26,8 @@ from ..env.planes import NUM_MOVE_PLANES, NUM_PLANES
 from ..game import Move, Outcome, Variant, get_variant
 from ..game import kernels as K
 from ..nn import DeepNashNet, NetConfig, masked_log_policy
-from ..testtime import DecisionLog, TestTimeConfig, TestTimeLayer, TurnPlan
+from ..testtime import DecisionLog, LayerEffect, TestTimeConfig, TestTimeLayer, TurnPlan
+from ..testtime.search import Search, SearchConfig
 from ..testtime.lookahead import move_rows, observe, position
 from .base import PlayerView
 from .registry import AgentSpecError, register_agent
@@ -58,6 +61,11 @@ class NetworkAgent:
         greedy: take the most probable action instead of sampling the policy.
         name: shown in tables (the registry sets it to the spec string).
         testtime: the test-time layer's switches (``deepnash.testtime``); ``None`` plays the raw policy.
+        search: plays each move from the belief-sampled search's improved policy
+            (``testtime.search``) instead of the step policies; the observation layers
+            (eagerness, memory) and the removal of pointless threats still apply, value bounds,
+            thresholding and discretisation do not (the search looks further).  Deployment is
+            unchanged.  ``None``: no search.
 
     Attributes:
         on_decision: called with each decision's ``testtime.DecisionLog`` (for ``--explain``), if set.
@@ -65,7 +73,7 @@ class NetworkAgent:
     """
 
     def __init__(self, net: DeepNashNet, greedy: bool = False, name: str = "network",
-                 testtime: TestTimeConfig | None = None):
+                 testtime: TestTimeConfig | None = None, search: SearchConfig | None = None):
         self.net = net.eval()
         self.greedy = greedy
         self.name = name
@@ -73,6 +81,8 @@ class NetworkAgent:
         self.testtime = None if testtime is None else TestTimeLayer(testtime, self._values)
         self.on_decision = None
         self._gen = torch.Generator().manual_seed(0)
+        self.search = None if search is None else Search(self._net_fn, search)
+        self._rng = np.random.default_rng(0)
         self._variant: Variant | None = None
         self._player = 0
 
@@ -82,12 +92,21 @@ class NetworkAgent:
         if self.testtime is not None:
             self.testtime.reset(player)
         self._gen.manual_seed(seed if seed is not None else int(torch.seed() % 2**62))
+        self._rng = np.random.default_rng(seed)
+        if self.search is not None:
+            self.search.reset(self._variant, player)
 
     @torch.no_grad()
     def _values(self, obs: np.ndarray) -> np.ndarray:
         """``float32[N]``: the value head on ``obs: float32[N, 82, 10, 10]`` (value bounds' look-ahead)."""
         return np.concatenate([self.net.value(torch.from_numpy(obs[i:i + 256])).numpy()
                                for i in range(0, len(obs), 256)])
+
+    @torch.no_grad()
+    def _net_fn(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(logits float32[N, 100], value float32[N])`` on ``obs: float32[N, 82, 10, 10]`` (the search's rollouts)."""
+        logits, value = self.net(torch.from_numpy(np.ascontiguousarray(obs)))
+        return logits.numpy(), value.numpy()
 
     @torch.no_grad()
     def _choose(self, obs: np.ndarray, mask: np.ndarray, step: str = "deploy", view: PlayerView | None = None,
@@ -130,9 +149,12 @@ class NetworkAgent:
         return placed
 
     def act(self, view: PlayerView) -> Move:
-        """Select a piece, then its destination, each from the network's policy over legal actions."""
+        """Select a piece, then its destination, each from the network's policy over legal actions
+        (with ``search``, from the search's improved policy over whole moves)."""
         p = view.player
         plan = None if self.testtime is None else self.testtime.begin_turn(view)
+        if self.search is not None:
+            return self._act_by_search(view, plan)
         sel_mask = np.zeros(100, bool)
         for m in view.legal_moves:
             sel_mask[square_to_action(m.from_sq, p)] = True
@@ -143,6 +165,63 @@ class NetworkAgent:
                 dst_mask[square_to_action(m.to_sq, p)] = True
         dst = action_to_square(self._choose(encode_view(view, 1, src), dst_mask, "displace", view, plan, src), p)
         return Move(src, dst)
+
+    @torch.no_grad()
+    def _act_by_search(self, view: PlayerView, plan: TurnPlan | None) -> Move:
+        """One move from the search (``testtime.search``): the network's move policy over the
+        allowed moves as the prior, then the improved policy, sampled (or its argmax when greedy)."""
+        p = view.player
+        allowed = sorted(plan.allowed if plan is not None else view.legal_moves)
+        pieces = sorted({m.from_sq for m in allowed})
+        obs = [encode_view(view)] + [encode_view(view, 1, sq) for sq in pieces]
+        notes = []
+        if self.testtime is not None:
+            changed = [self.testtime.observation(o, view) for o in obs]
+            obs, notes = [o for o, _ in changed], changed[0][1]
+        logits, value = self.net(torch.from_numpy(np.stack(obs)))
+        legal = np.zeros((len(obs), 100), bool)
+        for m in view.legal_moves:
+            legal[0, square_to_action(m.from_sq, p)] = True
+        for i, sq in enumerate(pieces):
+            for m in view.legal_moves:
+                if m.from_sq == sq:
+                    legal[i + 1, square_to_action(m.to_sq, p)] = True
+        policy = masked_log_policy(logits, torch.from_numpy(legal)).exp().double().numpy()
+        row = {sq: i + 1 for i, sq in enumerate(pieces)}
+        prior = {m: policy[0, square_to_action(m.from_sq, p)] * policy[row[m.from_sq], square_to_action(m.to_sq, p)]
+                 for m in allowed}
+        total = sum(prior.values())
+        prior = {m: q / total for m, q in prior.items()} if total > 0 else {m: 1 / len(allowed) for m in allowed}
+        result = self.search.run(view, prior, self._rng)
+        moves = list(result.policy)
+        weights = np.array([result.policy[m] for m in moves])
+        move = moves[int(weights.argmax())] if self.greedy else moves[int(self._rng.choice(len(moves), p=weights))]
+        if self.on_decision is not None:
+            self._log_search(view, result, move, policy, row, notes, float(value[0]))
+        return move
+
+    def _log_search(self, view, result, move: Move, policy: np.ndarray, row: dict[int, int], notes,
+                    value: float) -> None:
+        """The search's move as two ``DecisionLog``s (select, displace): the network's step policies as
+        ``raw``, the improved policy's marginal and conditional as ``final``, and ``Q`` in the detail."""
+        p = view.player
+        best = sorted(result.q, key=lambda m: -result.q[m])
+        detail = (", ".join(f"{m} Q {result.q[m]:+.3f} prior {result.prior[m]:.3f} -> {result.policy[m]:.3f}"
+                            for m in best)
+                  + f"; {result.samples} samples in {result.rounds} rounds, {result.seconds:.2f} s")
+        sel = np.zeros(100)
+        for m, q in result.policy.items():
+            sel[square_to_action(m.from_sq, p)] += q
+        disp = np.zeros(100)
+        for m, q in result.policy.items():
+            if m.from_sq == move.from_sq and q > 0:
+                disp[square_to_action(m.to_sq, p)] = q / sel[square_to_action(move.from_sq, p)]
+        effect = [LayerEffect("search", detail=detail)]
+        for step, raw, final, action in (
+                ("select", policy[0], sel, square_to_action(move.from_sq, p)),
+                ("displace", policy[row[move.from_sq]], disp, square_to_action(move.to_sq, p))):
+            log = DecisionLog(view.ply, p, step, raw, final, list(notes) + effect, value, action)
+            self.on_decision(log)
 
     def game_over(self, outcome: Outcome, view: PlayerView) -> None:
         pass
@@ -165,20 +244,43 @@ def load_network(path: str | Path, weights: str = "online") -> tuple[DeepNashNet
     return net, ck.meta
 
 
+_SEARCH = SearchConfig()
+
+
+def _search_config(search: bool, samples: int, depth: int, candidates: int, seconds: float) -> SearchConfig | None:
+    """The ``search=on`` options as a ``SearchConfig`` (``None`` when off).
+
+    Raises:
+        AgentSpecError: a setting out of range.
+    """
+    if not search:
+        return None
+    try:
+        return SearchConfig(samples=samples, depth=depth, candidates=candidates, seconds=seconds)
+    except ValueError as e:
+        raise AgentSpecError(str(e)) from None
+
+
 def from_checkpoint(path: str, weights: str = "online", greedy: bool = False, threshold: bool = True,
                     discretize: bool = True, eagerness: bool = True, threats: bool = True, memory: bool = True,
-                    value_bounds: bool = True) -> NetworkAgent:
+                    value_bounds: bool = True, search: bool = False, samples: int = _SEARCH.samples,
+                    depth: int = _SEARCH.depth, candidates: int = _SEARCH.candidates,
+                    seconds: float = _SEARCH.seconds) -> NetworkAgent:
     """Agent spec ``checkpoint:DIR`` (test-time layers switched by ``threshold=off`` etc.; all on by default,
-    ``spec/test_time.md``)."""
+    ``spec/test_time.md``; ``search=on,seconds=2`` plays with the search)."""
     layers = TestTimeConfig(threshold=threshold, discretize=discretize, eagerness=eagerness, threats=threats,
                             memory=memory, value_bounds=value_bounds)
-    return NetworkAgent(load_network(path, weights)[0], greedy=greedy, testtime=layers)
+    return NetworkAgent(load_network(path, weights)[0], greedy=greedy, testtime=layers,
+                        search=_search_config(search, samples, depth, candidates, seconds))
 
 
 def shipped(variant: str = "barrage", greedy: bool = False, threshold: bool = True, discretize: bool = True,
-            eagerness: bool = True, threats: bool = True, memory: bool = True, value_bounds: bool = True) -> NetworkAgent:
+            eagerness: bool = True, threats: bool = True, memory: bool = True, value_bounds: bool = True,
+            search: bool = False, samples: int = _SEARCH.samples, depth: int = _SEARCH.depth,
+            candidates: int = _SEARCH.candidates, seconds: float = _SEARCH.seconds) -> NetworkAgent:
     """Agent spec ``shipped``: the weights trained for ``variant`` and shipped with the package,
-    with the test-time layers (``shipped:value_bounds=off,memory=off`` switches them one by one).
+    with the test-time layers (``shipped:value_bounds=off,memory=off`` switches them one by one)
+    and, with ``search=on``, the belief-sampled search (``shipped:search=on,seconds=2``).
 
     Raises:
         AgentSpecError: no weights shipped for ``variant``.
@@ -189,7 +291,8 @@ def shipped(variant: str = "barrage", greedy: bool = False, threshold: bool = Tr
     if not path.is_dir():
         have = sorted(p.name for p in SHIPPED_DIR.iterdir()) if SHIPPED_DIR.is_dir() else []
         raise AgentSpecError(f"no shipped weights for {variant!r}; shipped: {', '.join(have) or 'none'}")
-    return NetworkAgent(load_network(path)[0], greedy=greedy, testtime=layers)
+    return NetworkAgent(load_network(path)[0], greedy=greedy, testtime=layers,
+                        search=_search_config(search, samples, depth, candidates, seconds))
 
 
 register_agent("checkpoint", from_checkpoint, takes_path=True,

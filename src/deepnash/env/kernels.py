@@ -195,6 +195,18 @@ def reset_one(st, es, cfg, outs, b, observe):
 
 
 @njit(cache=True)
+def resume_one(st, es, cfg, outs, b, observe):
+    """Continue in slot ``b`` the play-phase game its state arrays now hold (written by the caller),
+    at a select step, and refresh its outputs."""
+    outs[3][b, :] = 0.0
+    outs[4][b] = False
+    es[3][b] = 0  # play phase
+    es[5][b] = 0  # select step
+    es[6][b] = -1
+    refresh(st, es, cfg, outs, b, observe)
+
+
+@njit(cache=True)
 def _finish(st, es, cfg, outs, b, auto_reset):
     meta = st[2]
     rewards, done, winner, termination, length = outs[3], outs[4], outs[5], outs[6], outs[7]

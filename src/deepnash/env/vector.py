@@ -159,6 +159,36 @@ class VectorEnv:
         if not K.reset_one(self._st, self._es, self._cfg, self._outs, b, self.observe_enabled):
             raise RuntimeError(f"slot {b}: {K.MAX_REDRAWS} setup draws all gave games over before the first move")
 
+    def resume(self, b: int, moves: np.ndarray) -> None:
+        """Continue in slot ``b`` the play-phase position the caller has written into ``state[b]``
+        (board, flags, meta, repetition state: e.g. ``agents.determinize.load_determinization``).
+
+        The slot goes to the select step of the player to move, with a fresh mask and observation;
+        its ``setup`` row is left as it was (no record is kept of a resumed game's deployment).
+
+        Args:
+            b: the slot.
+            moves: ``int16[n, 3]``: the game's last moves (from, to, attacker type or -1), oldest
+                first, as ``testtime.lookahead.move_rows`` gives them; only the last 40 are kept.
+
+        Raises:
+            IndexError: ``b`` is not a slot.
+            ValueError: ``moves`` is not ``[n, 3]``, or the state is not a running game.
+        """
+        if not 0 <= b < self.batch_size:
+            raise IndexError(f"slot {b} is not in 0..{self.batch_size - 1}")
+        rows = np.asarray(moves, dtype=np.int16)
+        if rows.ndim != 2 or rows.shape[1] != 3:
+            raise ValueError(f"moves must be [n, 3], got {list(rows.shape)}")
+        if self.state.meta[b, GK.M_DONE] != 0:
+            raise ValueError(f"slot {b}: the position written there is already over")
+        rows = rows[-NUM_MOVE_PLANES:]
+        n = len(rows)
+        self.moves[b] = 0
+        self.moves[b, np.arange(n) % NUM_MOVE_PLANES] = rows
+        self.move_count[b] = n
+        K.resume_one(self._st, self._es, self._cfg, self._outs, b, self.observe_enabled)
+
     def observe(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(obs float32[B,82,10,10], mask bool[B,100], player int8[B])``: the live buffers, not copies."""
         return self.obs, self.mask, self.player

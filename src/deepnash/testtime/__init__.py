@@ -3,7 +3,9 @@
 One module per layer: ``policy`` (thresholding and discretisation, the
 learner's projection with the test-time parameters), ``eagerness``,
 ``threats`` (no pointless threats), ``memory`` (the memory heuristic),
-``value_bounds`` (two-step look-ahead with the value network); ``layer``
+``value_bounds`` (two-step look-ahead with the value network); ``search``
+(belief-sampled rollouts and a regularised policy-improvement step, the
+network agent's ``search=on``); ``layer``
 ties them together for the network agent, ``explain`` logs each decision and
 ``config`` holds the switches (``TestTimeConfig``, ``parse_options``).
 """

@@ -1,0 +1,247 @@
+"""Belief-sampled search: play the network forward from sampled hidden states, improve the policy.
+
+Source: the regularised policy-improvement search of Sokota et al. (2025), the Stratego agent that
+followed DeepNash; our reading of it, per move:
+
+1. sample K complete states consistent with everything public (``agents.determinize``: revealed
+   pieces keep their types, moved pieces are movable, the unrevealed counts are exact), with the
+   human setup statistics tilting unmoved pieces and the memory heuristic's eliminations ruling
+   types out;
+2. for each of the M candidate moves of highest prior probability and each sample, play the move,
+   then let the network's own policy play both sides for ``depth`` more moves, in one ``VectorEnv``
+   batch of K x M games, and score the leaf with the value head (a finished game scores its result);
+3. ``Q(a)`` is the mean leaf value for the player to move over the samples;
+4. one regularised improvement step: ``pi'(a) ∝ exp((log pi(a) + alpha Q(a)) / (1 + alpha tau))``.
+   Moves outside the candidates take the prior-weighted mean ``Q`` of the candidates.
+
+Rounds of K samples repeat while the time budget allows (the first always runs); the same samples
+serve every candidate, so their ``Q`` differences are measured on common ground.  The belief is a
+parameter (``Belief``): a learned model can replace the sampler.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..agents.base import PlayerView
+from ..agents.determinize import load_determinization, sample_hidden
+from ..agents.setup_stats import deployment_weights
+from ..env.actions import square_to_action
+from ..env.vector import VectorEnv
+from ..game import Move
+from .lookahead import move_rows
+from .memory import MemoryHeuristic
+
+#: ``obs float32[N, 82, 10, 10] -> (logits float32[N, 100], value float32[N])``: the network.
+NetFn = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
+
+#: ``(view, rng) -> int8[100]``: a type for every opponent piece (``sample_hidden``'s contract).
+Belief = Callable[[PlayerView, np.random.Generator], np.ndarray]
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """Settings of the search (agent spec options of the same names).
+
+    Attributes:
+        samples: K, determinisations per round.
+        depth: moves played by the policy after the candidate move (both players), before the
+            value head scores the position.
+        candidates: M, the moves of highest prior probability whose ``Q`` is estimated.
+        seconds: time budget per move; rounds stop once another would exceed it.
+        rounds: most rounds per move (0: as many as the time allows).
+        alpha: step size of the improvement.
+        tau: its regularisation temperature (towards the prior).
+    """
+
+    samples: int = 8
+    depth: int = 6
+    candidates: int = 6
+    seconds: float = 1.0
+    rounds: int = 0
+    alpha: float = 10.0
+    tau: float = 0.1
+
+    def __post_init__(self) -> None:
+        for name in ("samples", "candidates"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"search {name} must be at least 1, got {getattr(self, name)}")
+        if self.depth < 0 or self.rounds < 0:
+            raise ValueError(f"search depth and rounds must be >= 0, got {self.depth} and {self.rounds}")
+        if not self.seconds > 0 or not self.alpha >= 0 or not self.tau >= 0:
+            raise ValueError(f"search needs seconds > 0, alpha >= 0 and tau >= 0, got "
+                             f"{self.seconds}, {self.alpha}, {self.tau}")
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """One move's search.
+
+    Attributes:
+        prior: the network's policy over the allowed moves (sums to 1).
+        q: the estimated ``Q`` of each candidate, for the player to move, in [-1, 1].
+        policy: the improved policy over the allowed moves (sums to 1).
+        samples: determinisations used per candidate; ``rounds`` how many rounds; ``seconds`` the time spent.
+    """
+
+    prior: dict[Move, float]
+    q: dict[Move, float]
+    policy: dict[Move, float]
+    samples: int
+    rounds: int
+    seconds: float
+
+
+def improve(prior: dict[Move, float], q: dict[Move, float], alpha: float, tau: float) -> dict[Move, float]:
+    """The regularised improvement step ``pi'(a) ∝ exp((log pi(a) + alpha Q(a)) / (1 + alpha tau))``.
+
+    Args:
+        prior: ``pi`` over the moves (positive entries; zero-probability moves stay at zero).
+        q: ``Q`` of some of the moves; the others take the ``pi``-weighted mean of these.
+
+    Returns:
+        ``pi'`` over the moves of ``prior``, summing to 1.
+
+    Raises:
+        ValueError: ``prior`` is empty or has no positive entry, or ``q`` names a move not in ``prior``.
+    """
+    if not prior or max(prior.values()) <= 0:
+        raise ValueError("the prior needs a move of positive probability")
+    if not set(q) <= set(prior):
+        raise ValueError(f"Q given for moves outside the prior: {sorted(map(str, set(q) - set(prior)))}")
+    mass = sum(prior[m] for m in q)
+    baseline = sum(prior[m] * q[m] for m in q) / mass if mass > 0 else 0.0
+    logits = {m: (math.log(p) + alpha * q.get(m, baseline)) / (1 + alpha * tau)
+              for m, p in prior.items() if p > 0}
+    top = max(logits.values())
+    weights = {m: math.exp(v - top) for m, v in logits.items()}
+    total = sum(weights.values())
+    return {m: weights.get(m, 0.0) / total for m in prior}
+
+
+class Search:
+    """The search of one player over a game: its belief, its rollout batch and its time budget.
+
+    Args:
+        net: the network (``NetFn``), called on batches of rollout positions.
+        config: the settings.
+        belief: the sampler of hidden states; ``None``: ``sample_hidden`` with the human setup
+            statistics of the variant and the memory heuristic's eliminations.
+        clock: seconds, for the budget (default ``time.perf_counter``; tests pass a fake).
+    """
+
+    def __init__(self, net: NetFn, config: SearchConfig | None = None, belief: Belief | None = None,
+                 clock: Callable[[], float] = time.perf_counter):
+        self.net, self.config, self.clock = net, config or SearchConfig(), clock
+        self._belief = belief
+        self._memory = MemoryHeuristic()
+        self._env: VectorEnv | None = None
+        self._weights: np.ndarray | None = None
+
+    def reset(self, variant, player: int) -> None:
+        """Start a new game as ``player``."""
+        self._memory = MemoryHeuristic()
+        self._weights = deployment_weights(variant, 1 - player)
+        if self._env is None or self._env.variant != variant:
+            self._env = None
+
+    def sample(self, view: PlayerView, rng: np.random.Generator) -> np.ndarray:
+        """``int8[100]``: one hidden state of the opponent (see ``Belief``)."""
+        if self._belief is not None:
+            return self._belief(view, rng)
+        return sample_hidden(view, rng, self._weights, exclude=self._ruled_out(view))
+
+    def _ruled_out(self, view: PlayerView) -> np.ndarray:
+        """``bool[100, 12]``: the types the memory heuristic rules out on each square."""
+        self._memory.update(view)
+        board = self._memory.board
+        out = np.zeros((100, 12), dtype=bool)
+        on = np.flatnonzero(board.piece >= 0)
+        out[on] = self._memory.ruled_out[board.piece[on]]
+        return out
+
+    def run(self, view: PlayerView, prior: dict[Move, float], rng: np.random.Generator) -> SearchResult:
+        """Search ``view``'s position (``view.player`` to move) from ``prior`` over its allowed moves.
+
+        Raises:
+            ValueError: ``prior`` is empty, has no positive entry, or names an illegal move.
+        """
+        start = self.clock()
+        cfg = self.config
+        if not prior or max(prior.values()) <= 0:
+            raise ValueError(f"ply {view.ply}: the search needs a prior with a move of positive probability")
+        if not set(prior) <= set(view.legal_moves):
+            raise ValueError(f"ply {view.ply}: the prior names illegal moves")
+        ranked = sorted((m for m in prior if prior[m] > 0), key=lambda m: -prior[m])
+        cands = ranked[:cfg.candidates]
+        total = np.zeros(len(cands))
+        n = rounds = 0
+        if len(ranked) > 1:
+            while True:
+                t0 = self.clock()
+                total += self._round(view, cands, rng)
+                n += cfg.samples
+                rounds += 1
+                now = self.clock()
+                if (cfg.rounds and rounds >= cfg.rounds) or now + (now - t0) > start + cfg.seconds:
+                    break
+        q = {m: float(total[i] / n) for i, m in enumerate(cands)} if n else {}
+        policy = improve(prior, q, cfg.alpha, cfg.tau)
+        return SearchResult(dict(prior), q, policy, n, rounds, self.clock() - start)
+
+    def _round(self, view: PlayerView, cands: list[Move], rng: np.random.Generator) -> np.ndarray:
+        """The summed leaf values of each candidate over ``samples`` new determinisations."""
+        cfg, me = self.config, view.player
+        k, m = cfg.samples, len(cands)
+        env = self._batch(view, k * m)
+        rows = move_rows(view.history)
+        for s in range(k):
+            hidden = self.sample(view, rng)
+            for c in range(m):
+                load_determinization(view, hidden, env.state, s * m + c)
+                env.resume(s * m + c, rows)
+        result = np.full(k * m, np.nan)  # the result for ``me`` of games that ended
+        first = np.array([[square_to_action(c.from_sq, me), square_to_action(c.to_sq, me)] for c in cands])
+        for step in range(2):
+            self._step(env, np.tile(first[:, step], k), result, me)
+        for _ in range(2 * cfg.depth):
+            live = np.isnan(result)
+            if not live.any():
+                break
+            actions = np.zeros(k * m, dtype=np.int64)
+            logits, _ = self.net(env.obs[live])
+            actions[live] = _sample(logits, env.mask[live], rng)
+            self._step(env, actions, result, me)
+        live = np.isnan(result)
+        if live.any():
+            _, value = self.net(env.obs[live])
+            result[live] = np.where(env.player[live] == me, value, -value)
+        return result.reshape(k, m).sum(axis=0)
+
+    @staticmethod
+    def _step(env: VectorEnv, actions: np.ndarray, result: np.ndarray, me: int) -> None:
+        live = np.isnan(result)
+        env.step(np.where(live, actions, 0))
+        ended = live & env.done
+        result[ended] = env.rewards[ended, me]
+
+    def _batch(self, view: PlayerView, size: int) -> VectorEnv:
+        if self._env is None or self._env.batch_size != size or self._env.variant != view.variant:
+            self._env = VectorEnv(size, view.variant, setups="random", auto_reset=False)
+        return self._env
+
+
+def _sample(logits: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``int64[N]``: one action per row from the softmax of ``logits`` over ``mask``."""
+    z = np.where(mask, logits.astype(np.float64), -np.inf)
+    z -= z.max(axis=1, keepdims=True)
+    p = np.exp(z)
+    p /= p.sum(axis=1, keepdims=True)
+    cum = p.cumsum(axis=1)
+    x = (1.0 - rng.random((len(p), 1))) * cum[:, -1:]  # in (0, total]: never lands on a zero entry
+    return (cum < x).sum(axis=1)
