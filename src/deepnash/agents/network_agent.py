@@ -5,7 +5,7 @@ Agent specs: ``checkpoint:DIR`` (a training run or checkpoint directory) and
 Options: ``weights=online|target`` (which network of the checkpoint),
 ``greedy=true`` (argmax instead of sampling from the policy), the test-time
 layers' switches (``value_bounds=off`` ...) and ``search=on`` with its settings
-``samples``, ``depth``, ``candidates`` and ``seconds`` (``testtime.search``).
+``samples``, ``depth``, ``candidates``, ``seconds``, ``alpha`` and ``tau`` (``testtime.search``).
 
 The observation is rebuilt from the ``PlayerView`` alone (``testtime.lookahead.position``):
 the opponent's hidden pieces get arbitrary types drawn from the public multiset
@@ -247,7 +247,8 @@ def load_network(path: str | Path, weights: str = "online") -> tuple[DeepNashNet
 _SEARCH = SearchConfig()
 
 
-def _search_config(search: bool, samples: int, depth: int, candidates: int, seconds: float) -> SearchConfig | None:
+def _search_config(search: bool, samples: int, depth: int, candidates: int, seconds: float, alpha: float,
+                   tau: float) -> SearchConfig | None:
     """The ``search=on`` options as a ``SearchConfig`` (``None`` when off).
 
     Raises:
@@ -256,7 +257,7 @@ def _search_config(search: bool, samples: int, depth: int, candidates: int, seco
     if not search:
         return None
     try:
-        return SearchConfig(samples=samples, depth=depth, candidates=candidates, seconds=seconds)
+        return SearchConfig(samples=samples, depth=depth, candidates=candidates, seconds=seconds, alpha=alpha, tau=tau)
     except ValueError as e:
         raise AgentSpecError(str(e)) from None
 
@@ -265,19 +266,21 @@ def from_checkpoint(path: str, weights: str = "online", greedy: bool = False, th
                     discretize: bool = True, eagerness: bool = True, threats: bool = True, memory: bool = True,
                     value_bounds: bool = True, search: bool = False, samples: int = _SEARCH.samples,
                     depth: int = _SEARCH.depth, candidates: int = _SEARCH.candidates,
-                    seconds: float = _SEARCH.seconds) -> NetworkAgent:
+                    seconds: float = _SEARCH.seconds, alpha: float = _SEARCH.alpha,
+                    tau: float = _SEARCH.tau) -> NetworkAgent:
     """Agent spec ``checkpoint:DIR`` (test-time layers switched by ``threshold=off`` etc.; all on by default,
     ``spec/test_time.md``; ``search=on,seconds=2`` plays with the search)."""
     layers = TestTimeConfig(threshold=threshold, discretize=discretize, eagerness=eagerness, threats=threats,
                             memory=memory, value_bounds=value_bounds)
     return NetworkAgent(load_network(path, weights)[0], greedy=greedy, testtime=layers,
-                        search=_search_config(search, samples, depth, candidates, seconds))
+                        search=_search_config(search, samples, depth, candidates, seconds, alpha, tau))
 
 
 def shipped(variant: str = "barrage", greedy: bool = False, threshold: bool = True, discretize: bool = True,
             eagerness: bool = True, threats: bool = True, memory: bool = True, value_bounds: bool = True,
             search: bool = False, samples: int = _SEARCH.samples, depth: int = _SEARCH.depth,
-            candidates: int = _SEARCH.candidates, seconds: float = _SEARCH.seconds) -> NetworkAgent:
+            candidates: int = _SEARCH.candidates, seconds: float = _SEARCH.seconds, alpha: float = _SEARCH.alpha,
+            tau: float = _SEARCH.tau) -> NetworkAgent:
     """Agent spec ``shipped``: the weights trained for ``variant`` and shipped with the package,
     with the test-time layers (``shipped:value_bounds=off,memory=off`` switches them one by one)
     and, with ``search=on``, the belief-sampled search (``shipped:search=on,seconds=2``).
@@ -292,7 +295,7 @@ def shipped(variant: str = "barrage", greedy: bool = False, threshold: bool = Tr
         have = sorted(p.name for p in SHIPPED_DIR.iterdir()) if SHIPPED_DIR.is_dir() else []
         raise AgentSpecError(f"no shipped weights for {variant!r}; shipped: {', '.join(have) or 'none'}")
     return NetworkAgent(load_network(path)[0], greedy=greedy, testtime=layers,
-                        search=_search_config(search, samples, depth, candidates, seconds))
+                        search=_search_config(search, samples, depth, candidates, seconds, alpha, tau))
 
 
 register_agent("checkpoint", from_checkpoint, takes_path=True,

@@ -3,7 +3,8 @@
 Game ``i`` of a pair has agent ``a`` as Red when ``i`` is even and the seed
 ``seed * 1_000_003 + pair * 10_007 + i``, so a match gives the same games for
 any number of workers.  Workers are separate processes (``spawn``), each
-building its agents from their spec strings (``agents.registry``).
+building its agents from their spec strings (``agents.registry``) and computing
+on one thread.
 """
 
 from __future__ import annotations
@@ -127,10 +128,17 @@ def _slug(spec: str) -> str:
     return "".join(c if c.isalnum() else "_" for c in spec.rsplit("/", 1)[-1])[:40]
 
 
+def _one_thread() -> None:
+    """A worker's tensors use one thread: ``workers`` processes share the machine's cores."""
+    import torch
+
+    torch.set_num_threads(1)
+
+
 def _run(tasks: list[tuple], workers: int) -> list[GameResult]:
     if workers <= 1:
         return [_game_task(t) for t in tasks]
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_one_thread) as pool:
         return list(pool.map(_game_task, tasks, chunksize=max(1, len(tasks) // (workers * 4))))
 
 
