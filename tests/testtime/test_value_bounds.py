@@ -5,9 +5,17 @@ import math
 import numpy as np
 import pytest
 
-from deepnash.game import Move
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from deepnash.agents import PlayerView
+from deepnash.agents.base import push_recorded
+from deepnash.agents.beliefs import FIGHT, IMMOVABLE
+from deepnash.game import Game, Move
+from deepnash.game.kernels import NEIGHBOUR
+from deepnash.game.pieces import SCOUT
 from deepnash.testtime import TestTimeConfig, TestTimeLayer
-from deepnash.testtime.public import PublicBoard
+from deepnash.testtime.public import EMPTY, PublicBoard
 from deepnash.testtime.value_bounds import safe_replies, value_bounds
 from testtime_helpers import Played, piece_count_value, small_variant
 
@@ -86,6 +94,47 @@ def test_safe_replies_need_public_certainty():
     g2 = Played(BLUNDER, "barrage", reveal=("e7",))
     g2.push("e5-e6")
     assert Move.parse("e7xe6") not in set(safe_replies(PublicBoard.from_view(g2.view(1)), 1))
+
+
+def reference_safe_replies(board: PublicBoard, player: int) -> list[Move]:
+    """The module docstring's definition of safe replies, written out slowly with numpy and the
+    board's own ``attackers``: the compiled kernel must agree with it."""
+    possible = board.possible()
+    out = []
+    for sq in np.flatnonzero(board.owner == player):
+        kinds = possible[sq] & ~IMMOVABLE
+        if not ((board.known[sq] >= 0 and kinds.any()) or board.moved[sq]):
+            continue
+        for d in range(4):
+            to = int(NEIGHBOUR[sq, d])
+            while to >= 0 and board.owner[to] in (EMPTY, 1 - player):
+                attack = board.owner[to] == 1 - player
+                after = board.copy()
+                after.owner[to], after.owner[sq] = player, EMPTY
+                taken = any(np.any(FIGHT[np.ix_(types, kinds)] >= 0)
+                            for _, types in after.attackers(to, 1 - player, possible))
+                if (not attack or np.all(FIGHT[np.ix_(kinds, possible[to])] > 0)) and not taken:
+                    out.append(Move(int(sq), to))
+                if attack or board.known[sq] != SCOUT:
+                    break
+                to = int(NEIGHBOUR[to, d])
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["classic", "barrage"]), st.integers(0, 10_000), st.integers(0, 400))
+def test_safe_replies_match_the_reference_on_random_games(variant, seed, plies):
+    rng = np.random.default_rng(seed)
+    game, history = Game(variant, seed=seed), []
+    for _ in range(plies):
+        if game.is_over():
+            break
+        moves = game.legal_moves()
+        history.append(push_recorded(game, moves[int(rng.integers(len(moves)))]))
+    for player in (0, 1):
+        board = PublicBoard.from_view(PlayerView.of(game, player, tuple(history)))
+        for mover in (0, 1):
+            assert safe_replies(board, mover) == reference_safe_replies(board, mover)
 
 
 def test_the_layer_cuts_the_blunder_in_the_displace_step_and_counts_the_turn():

@@ -32,12 +32,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from ..agents.base import MoveRecord, PlayerView, push_recorded
 from ..agents.beliefs import FIGHT, IMMOVABLE
 from ..game import Game, IllegalMoveError, Move
 from ..game import kernels as K
-from ..game.pieces import SCOUT
+from ..game.pieces import BOMB, FLAG, SCOUT
 from .lookahead import move_rows, observe, position
 from .public import EMPTY, PublicBoard
 
@@ -63,37 +64,67 @@ class ValueBounds:
     evaluations: int
 
 
-def safe_replies(board: PublicBoard, player: int) -> list[Move]:
-    """``player``'s safe moves on ``board`` (see the module docstring), from public information only."""
-    possible = board.possible()
-    out = []
-    for sq in np.flatnonzero(board.owner == player):
-        kinds = possible[sq] & ~IMMOVABLE
-        known_movable = (board.known[sq] >= 0 and kinds.any()) or board.moved[sq]
-        if not known_movable:
+def safe_replies(board: PublicBoard, player: int, possible: np.ndarray | None = None) -> list[Move]:
+    """``player``'s safe moves on ``board`` (see the module docstring), from public information only.
+
+    Args:
+        possible: ``board.possible()``, if already computed.
+    """
+    out = np.empty((K.MAX_MOVES, 2), dtype=np.int16)
+    possible = board.possible() if possible is None else possible
+    n = _safe_replies(board.owner, board.known, board.moved, possible, player, K.NEIGHBOUR, FIGHT, IMMOVABLE, out)
+    return [Move(int(f), int(t)) for f, t in out[:n]]
+
+
+@njit(cache=True)
+def _safe_replies(owner, known, moved, possible, player, neighbour, fight, immovable, out):
+    """Write ``player``'s safe moves to ``out[:n]`` as (from, to) and return ``n``."""
+    n = 0
+    for sq in range(100):
+        if owner[sq] != player:
             continue
-        scout = board.known[sq] == SCOUT
+        kinds = possible[sq] & ~immovable
+        if not ((known[sq] >= 0 and kinds.any()) or moved[sq]):
+            continue  # not known to be movable
+        scout = known[sq] == SCOUT
         for d in range(4):
-            to = int(K.NEIGHBOUR[sq, d])
-            while to >= 0 and board.owner[to] in (EMPTY, 1 - player):
-                attack = board.owner[to] == 1 - player
-                if (not attack or np.all(FIGHT[np.ix_(kinds, possible[to])] > 0)) and \
-                        not _capturable(board, possible, int(sq), to, kinds, player):
-                    out.append(Move(int(sq), to))
+            to = neighbour[sq, d]
+            while to >= 0 and (owner[to] == EMPTY or owner[to] == 1 - player):
+                attack = owner[to] == 1 - player
+                sure = True
+                if attack:  # the attack must win whatever either piece is
+                    for a in range(12):
+                        for t in range(12):
+                            if kinds[a] and possible[to, t] and fight[a, t] <= 0:
+                                sure = False
+                if sure and not _capturable(owner, possible, sq, to, kinds, player, neighbour, fight):
+                    out[n, 0], out[n, 1] = sq, to
+                    n += 1
                 if attack or not scout:
                     break
-                to = int(K.NEIGHBOUR[to, d])
-    return out
+                to = neighbour[to, d]
+    return n
 
 
-def _capturable(board: PublicBoard, possible: np.ndarray, f: int, t: int, kinds: np.ndarray, player: int) -> bool:
-    """Could the other player take (or trade with) a piece of one of ``kinds`` arriving on ``t`` from ``f``?"""
-    saved = board.owner[f], board.owner[t]
-    board.owner[t], board.owner[f] = player, EMPTY
-    try:
-        return any(np.any(FIGHT[np.ix_(types, kinds)] >= 0) for _, types in board.attackers(t, 1 - player, possible))
-    finally:
-        board.owner[f], board.owner[t] = saved
+@njit(cache=True)
+def _capturable(owner, possible, f, t, kinds, player, neighbour, fight):
+    """Could the other player take (or trade with) a piece of one of ``kinds`` arriving on ``t`` from
+    ``f``: a piece of it that reaches ``t`` next move (any movable type from a neighbouring square,
+    only a Scout along a clear line) and, for some type it may have, wins or ties?"""
+    other = 1 - player
+    for d in range(4):
+        s, dist = neighbour[t, d], 1
+        while s >= 0 and (owner[s] == EMPTY or s == f):  # the mover has left f
+            s, dist = neighbour[s, d], dist + 1
+        if s < 0 or owner[s] != other:
+            continue
+        for a in range(12):
+            if not possible[s, a] or a == FLAG or a == BOMB or (dist > 1 and a != SCOUT):
+                continue
+            for k in range(12):
+                if kinds[k] and fight[a, k] >= 0:
+                    return True
+    return False
 
 
 class _Leaves:
@@ -247,7 +278,7 @@ class _Tree:
         after = self.start.copy()
         after.apply(rec_a)
         after_possible = after.possible()
-        for reply in safe_replies(after, opp):
+        for reply in safe_replies(after, opp, after_possible):
             attacker_hidden = after.owner[reply.to_sq] == me and after.known[reply.from_sq] < 0
             kinds = np.flatnonzero(after_possible[reply.from_sq] & ~IMMOVABLE) if attacker_hidden else [-1]
             for t2 in kinds:
