@@ -209,3 +209,19 @@ def test_a_resumed_slot_is_the_game_it_was_given(variant, seed, plies):
     assert bool(env.done[1]) == game.is_over()
     with pytest.raises(ValueError, match=r"\[n, 3\]"):
         env.resume(0, np.zeros(3))
+
+
+def test_rollout_sampling_keeps_to_the_mask_and_the_threshold():
+    from deepnash.testtime.search import _sample
+
+    logits = np.log(np.array([[0.5, 0.48, 0.02, 0.0], [0.25, 0.25, 0.25, 0.25]], np.float64) + 1e-300)
+    logits = np.pad(logits, ((0, 0), (0, 96)))  # 100 actions, the padding masked out
+    mask = np.zeros((2, 100), bool)
+    mask[0, :3] = True
+    mask[1, [1, 3]] = True
+    rng = np.random.default_rng(0)
+    drawn = np.array([_sample(logits, mask, rng, threshold=0.03) for _ in range(2000)])
+    assert set(drawn[:, 0]) == {0, 1} and set(drawn[:, 1]) == {1, 3}
+    assert abs((drawn[:, 0] == 0).mean() - 0.5 / 0.98) < 0.04
+    raw = np.array([_sample(logits, mask, rng) for _ in range(2000)])
+    assert set(raw[:, 0]) == {0, 1, 2}  # without the threshold the rare action is drawn too

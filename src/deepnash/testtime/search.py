@@ -57,6 +57,8 @@ class SearchConfig:
         rounds: most rounds per move (0: as many as the time allows).
         alpha: step size of the improvement.
         tau: its regularisation temperature (towards the prior).
+        threshold: the rollout policies drop actions below this probability and renormalise, as
+            the test-time layer's thresholding does for the agent's own play (0: the raw policy).
     """
 
     samples: int = 8
@@ -64,8 +66,9 @@ class SearchConfig:
     candidates: int = 6
     seconds: float = 1.0
     rounds: int = 0
-    alpha: float = 10.0
-    tau: float = 0.1
+    alpha: float = 3.0
+    tau: float = 0.0
+    threshold: float = 0.03
 
     def __post_init__(self) -> None:
         for name in ("samples", "candidates"):
@@ -73,6 +76,8 @@ class SearchConfig:
                 raise ValueError(f"search {name} must be at least 1, got {getattr(self, name)}")
         if self.depth < 0 or self.rounds < 0:
             raise ValueError(f"search depth and rounds must be >= 0, got {self.depth} and {self.rounds}")
+        if not 0 <= self.threshold < 1:
+            raise ValueError(f"search threshold must be in [0, 1), got {self.threshold}")
         if not self.seconds > 0 or not self.alpha >= 0 or not self.tau >= 0:
             raise ValueError(f"search needs seconds > 0, alpha >= 0 and tau >= 0, got "
                              f"{self.seconds}, {self.alpha}, {self.tau}")
@@ -215,7 +220,7 @@ class Search:
                 break
             actions = np.zeros(k * m, dtype=np.int64)
             logits, _ = self.net(env.obs[live])
-            actions[live] = _sample(logits, env.mask[live], rng)
+            actions[live] = _sample(logits, env.mask[live], rng, cfg.threshold)
             self._step(env, actions, result, me)
         live = np.isnan(result)
         if live.any():
@@ -236,12 +241,14 @@ class Search:
         return self._env
 
 
-def _sample(logits: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """``int64[N]``: one action per row from the softmax of ``logits`` over ``mask``."""
+def _sample(logits: np.ndarray, mask: np.ndarray, rng: np.random.Generator, threshold: float = 0.0) -> np.ndarray:
+    """``int64[N]``: one action per row from the softmax of ``logits`` over ``mask``, less the actions
+    below ``threshold`` (the most probable one always stays)."""
     z = np.where(mask, logits.astype(np.float64), -np.inf)
     z -= z.max(axis=1, keepdims=True)
     p = np.exp(z)
     p /= p.sum(axis=1, keepdims=True)
+    p[(p < threshold) & (z < 0)] = 0.0
     cum = p.cumsum(axis=1)
     x = (1.0 - rng.random((len(p), 1))) * cum[:, -1:]  # in (0, total]: never lands on a zero entry
     return (cum < x).sum(axis=1)
