@@ -322,6 +322,10 @@ def pretrain(
     mirror: bool = typer.Option(None, help="reflect half of every batch left to right (default on)"),
     random_games: int = typer.Option(None, help="games against the random bot before and after (default 200; 0 skips)"),
     seed: int = typer.Option(0, help="seed of the network, the stream and the mirroring"),
+    init: str = typer.Option(None, help="start from this checkpoint's network (a run or checkpoint directory; "
+                                        "'shipped': the one shipped for --variant); --preset must be its preset"),
+    value_only: bool = typer.Option(False, help="train the value head alone (from fresh weights) on the games' "
+                                                "results; the policy stays as --init left it"),
     threads: int = typer.Option(1, help="torch CPU threads"),
     progress: bool = typer.Option(True, help="show the progress bar"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON summary"),
@@ -345,7 +349,12 @@ def pretrain(
         if resume:
             cfg, run_dir = resume_pretrain_config(resume), resume
         else:
-            cfg = PretrainConfig(net=preset, variant=variant, seed=seed)
+            if init == "shipped":
+                from .agents.network_agent import SHIPPED_DIR
+
+                init = str(SHIPPED_DIR / variant)
+            cfg = PretrainConfig(net=preset, variant=variant, seed=seed, value_only=value_only,
+                                 init=str(Path(init).resolve()) if init else None)
             run_dir = out or _default_run_dir("pretrain__", variant, preset, seed)
         sources = tuple(str(Path(r).resolve()) for r in records) if records else \
             (cfg.records or (str(default_archive_dir()),))

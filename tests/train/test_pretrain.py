@@ -145,6 +145,29 @@ def pretrained(tmp_path_factory, classic):
     return out, summary
 
 
+def test_value_only_training_moves_the_value_head_alone(pretrained, classic, tmp_path):
+    """``value_only`` from ``init``: every weight outside the value head stays bit for bit, the value
+    head starts afresh and learns (its Brier score beats fresh weights')."""
+    start, _ = pretrained
+    cfg = PretrainConfig(net="tiny", variant="classic", batch_size=128, learning_rate=3e-3, validation=0.0,
+                         slots=8, buffer=2048, eval_games=0, random_games=0, init=str(start), value_only=True)
+    summary = pretrain(cfg, classic, tmp_path / "value", steps=30, progress=False)
+    before, after = load_network(start)[0].state_dict(), load_network(tmp_path / "value")[0].state_dict()
+    head = [k for k in before if k.startswith(("value_head.", "value_out."))]
+    assert head and all(torch.equal(before[k], after[k]) for k in before if k not in head)
+    assert any(not torch.equal(before[k], after[k]) for k in head)
+    assert summary["step"] == 30 and summary["loss_policy"] > 0  # the policy loss is still reported
+    fresh = load_network(start)[0]  # the value head as the run started it: fresh weights
+    for module in (*fresh.value_head.modules(), fresh.value_out):
+        if hasattr(module, "reset_parameters"):
+            module.reset_parameters()
+    brier = [imitation_metrics(net, classic, "classic")["value_brier"] for net in (fresh, load_network(tmp_path / "value")[0])]
+    assert brier[1] < brier[0]
+    with pytest.raises(ValueError, match="another shape"):
+        pretrain(PretrainConfig(net="small", variant="classic", init=str(start), random_games=0), classic,
+                 tmp_path / "other", steps=1, progress=False)
+
+
 def test_pretraining_lowers_the_loss_and_beats_a_uniform_policy(pretrained, classic):
     out, summary = pretrained
     assert summary["step"] == 40 and summary["decisions"] == 40 * 128

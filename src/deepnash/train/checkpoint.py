@@ -277,3 +277,25 @@ def export_agent(src: str | Path, dst: str | Path, weights: str = "online") -> P
     counters = meta.get("counters", {})
     step = int(counters.get("learner_step", counters.get("step", 0)))  # R-NaD updates, or pretraining updates
     return save_agent(dst, step, ck.groups[weights], meta)
+
+
+def starting_weights(path: str | Path, net: dict, preset: str, variant: str) -> dict[str, torch.Tensor]:
+    """The ``online`` network of the checkpoint at ``path``, to start a run from (``--init``).
+
+    Args:
+        net: the run's network shape (``NetConfig.to_dict()``), named ``preset`` in errors.
+        variant: the run's variant.
+
+    Raises:
+        CheckpointError: the checkpoint is missing, corrupt or holds no ``online`` network.
+        ValueError: its network is not of that shape, or it was trained on another variant.
+    """
+    ck = load_checkpoint(path)
+    if "online" not in ck.networks:
+        raise CheckpointError(f"{ck.path}: no 'online' network to start from (stored: {', '.join(ck.networks)})")
+    if ck.meta.get("net") != net:
+        raise ValueError(f"{ck.path} holds a network of another shape than the {preset!r} preset "
+                         f"({ck.meta.get('net')}); pass the preset it was trained with")
+    if ck.meta.get("variant", variant) != variant:
+        raise ValueError(f"{ck.path} was trained on {ck.meta['variant']}, this run plays {variant}")
+    return ck.groups["online"]

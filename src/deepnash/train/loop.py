@@ -24,7 +24,7 @@ from ..nn import DeepNashNet
 from ..rnad import RNaDLearner
 from . import distributed
 from .batch import to_trajectory
-from .checkpoint import (CheckpointError, join_tensors, load_checkpoint, save_agent, save_checkpoint,
+from .checkpoint import (CheckpointError, join_tensors, load_checkpoint, save_agent, save_checkpoint, starting_weights,
                          split_tensors)
 from .config import TrainConfig
 from .evaluate import versus_random
@@ -125,16 +125,9 @@ def init_networks(learner: RNaDLearner, cfg: TrainConfig) -> None:
         CheckpointError: the checkpoint is missing, corrupt or holds no ``online`` network.
         ValueError: its network is not of ``cfg.net``'s shape.
     """
-    ck = load_checkpoint(cfg.init)
-    if "online" not in ck.networks:
-        raise CheckpointError(f"{ck.path}: no 'online' network to start from (stored: {', '.join(ck.networks)})")
-    if ck.meta.get("net") != cfg.net_config.to_dict():
-        raise ValueError(f"{ck.path} holds a network of another shape than the {cfg.net!r} preset "
-                         f"({ck.meta.get('net')}); pass the preset it was trained with")
-    if ck.meta.get("variant", cfg.variant) != cfg.variant:
-        raise ValueError(f"{ck.path} was trained on {ck.meta['variant']}, this run plays {cfg.variant}")
+    weights = starting_weights(cfg.init, cfg.net_config.to_dict(), cfg.net, cfg.variant)
     for net in learner.networks().values():
-        net.load_state_dict(ck.groups["online"])
+        net.load_state_dict(weights)
 
 
 def init_preset(path: str | Path) -> str:

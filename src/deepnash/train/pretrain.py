@@ -28,7 +28,9 @@ from torch.nn import functional as F
 
 from .. import __version__
 from ..nn import DeepNashNet, get_preset, masked_log_policy
-from .checkpoint import CheckpointError, join_tensors, load_checkpoint, save_checkpoint, split_tensors
+from .checkpoint import (
+    CheckpointError, join_tensors, load_checkpoint, save_checkpoint, split_tensors, starting_weights,
+)
 from .evaluate import versus_random
 from .human import DISPLACE, PHASE_NAMES, SELECT, DecisionBatch, HumanDecisions, HumanGame, split_games
 from .logs import RunLog
@@ -59,6 +61,12 @@ class PretrainConfig:
         seed: seeds the network, the stream and the mirroring.
         records: the Gravon files, zips or folders the run learns from (absolute paths; a resumed run
             reads them again, so its split is the same).
+        init: start from the online network of this checkpoint (a run or checkpoint directory, or
+            ``shipped/<variant>``'s) instead of random weights; its network must be the preset's.
+        value_only: train the value head alone on the games' results, the torso and the policy
+            heads frozen: the policy stays exactly as ``init`` left it (e.g. to give a self-play
+            agent whose value head says little a value the look-ahead can use).  With ``init``, the
+            value head starts from fresh random weights.
     """
 
     net: str = "tiny"
@@ -76,6 +84,8 @@ class PretrainConfig:
     random_games: int = 200
     seed: int = 0
     records: tuple[str, ...] = ()
+    init: str | None = None
+    value_only: bool = False
 
     def __post_init__(self) -> None:
         get_preset(self.net)
@@ -94,6 +104,17 @@ class PretrainConfig:
     def to_dict(self) -> dict:
         """JSON-ready dict (``PretrainConfig(**d)`` reads it back)."""
         return asdict(self)
+
+
+def trained_parameters(net: DeepNashNet, cfg: PretrainConfig) -> list[torch.nn.Parameter]:
+    """The parameters the run updates: all, or with ``value_only`` the value head's (the others are
+    frozen: ``requires_grad`` off)."""
+    if not cfg.value_only:
+        return list(net.parameters())
+    head = set(map(id, [*net.value_head.parameters(), *net.value_out.parameters()]))
+    for p in net.parameters():
+        p.requires_grad_(id(p) in head)
+    return [p for p in net.parameters() if id(p) in head]
 
 
 def mirror_batch(obs: torch.Tensor, mask: torch.Tensor, target: torch.Tensor, rows: torch.Tensor) -> None:
@@ -128,7 +149,7 @@ def bc_update(net: DeepNashNet, opt: torch.optim.Optimizer, batch: DecisionBatch
     lp = policy_loss(logits, mask, target).mean()
     lv = F.mse_loss(value, torch.from_numpy(batch.value).to(device))
     opt.zero_grad(set_to_none=True)
-    (lp + cfg.value_weight * lv).backward()
+    (lv if cfg.value_only else lp + cfg.value_weight * lv).backward()
     opt.step()
     return {"policy": float(lp.detach()), "value": float(lv.detach())}
 
@@ -312,7 +333,13 @@ def pretrain(cfg: PretrainConfig, games: list[HumanGame], out: str | Path, *, st
     dev = torch.device(device)
     torch.manual_seed(cfg.seed)
     net = DeepNashNet(cfg.net_config).to(dev)
-    opt = torch.optim.Adam(net.parameters(), lr=cfg.learning_rate)
+    if cfg.init and not resume:
+        net.load_state_dict(starting_weights(cfg.init, cfg.net_config.to_dict(), cfg.net, cfg.variant))
+        if cfg.value_only:  # a value head that says nothing may be dead (ReLUs that never fire): start it afresh
+            for module in (*net.value_head.modules(), net.value_out):
+                if hasattr(module, "reset_parameters"):
+                    module.reset_parameters()
+    opt = torch.optim.Adam(trained_parameters(net, cfg), lr=cfg.learning_rate)
     counters = PretrainCounters()
     if resume:
         ck = _load_pretrain(out)
