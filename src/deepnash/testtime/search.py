@@ -152,8 +152,6 @@ class Search:
         """Start a new game as ``player``."""
         self._memory = MemoryHeuristic()
         self._weights = deployment_weights(variant, 1 - player)
-        if self._env is None or self._env.variant != variant:
-            self._env = None
 
     def sample(self, view: PlayerView, rng: np.random.Generator) -> np.ndarray:
         """``int8[100]``: one hidden state of the opponent (see ``Belief``)."""
