@@ -60,7 +60,8 @@ def decisions() -> Iterator[tuple[str, int, PlayerView]]:
             if game.is_over():
                 break
             if ply % EVERY == 0 and game.legal_moves():
-                yield f"{record.source}#{variant.name}", ply, PlayerView.of(game, game.turn, tuple(history))
+                name = record.source.rsplit("/", 1)[-1]  # the archive's file name and the member
+                yield f"{name}#{variant.name}", ply, PlayerView.of(game, game.turn, tuple(history))
             history.append(push_recorded(game, move))
 
 
