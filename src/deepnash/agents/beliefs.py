@@ -114,8 +114,3 @@ def threat_odds(dist: np.ndarray, defender: int) -> float:
     """Probability that an opponent piece of type distribution ``dist`` beats ``defender`` when it attacks it."""
     return float(dist[(FIGHT[:, defender] > 0) & ~IMMOVABLE].sum())
 
-
-def own_types(view: PlayerView) -> np.ndarray:
-    """``int64[100]``: the player's own piece types, -1 elsewhere."""
-    return np.where(view.owner == view.player, view.types, -1).astype(np.int64)
-

@@ -41,8 +41,3 @@ def piece_type(char: str) -> int:
     if idx < 0:
         raise ValueError(f"unknown piece character {char!r}; expected one of {PIECE_CHARS!r}")
     return idx
-
-
-def is_movable(t: int) -> bool:
-    """True for every type but Flag and Bomb."""
-    return t != FLAG and t != BOMB

@@ -27,8 +27,3 @@ def parse_square(name: str) -> int:
     if len(s) < 2 or s[0] not in FILES or not s[1:].isdigit() or not 1 <= int(s[1:]) <= 10 or s[1] == "0":
         raise InvalidMoveError(f"{name!r} is not a square (a1 .. j10)")
     return (int(s[1:]) - 1) * 10 + FILES.index(s[0])
-
-
-def rotate(sq: int) -> int:
-    """The square seen from the other side of the board (180-degree rotation)."""
-    return 99 - sq
