@@ -158,9 +158,7 @@ def test_value_only_training_moves_the_value_head_alone(pretrained, classic, tmp
     assert any(not torch.equal(before[k], after[k]) for k in head)
     assert summary["step"] == 30 and summary["loss_policy"] > 0  # the policy loss is still reported
     fresh = load_network(start)[0]  # the value head as the run started it: fresh weights
-    for module in (*fresh.value_head.modules(), fresh.value_out):
-        if hasattr(module, "reset_parameters"):
-            module.reset_parameters()
+    fresh.reset_value_head()
     brier = [imitation_metrics(net, classic, "classic")["value_brier"] for net in (fresh, load_network(tmp_path / "value")[0])]
     assert brier[1] < brier[0]
     with pytest.raises(ValueError, match="another shape"):

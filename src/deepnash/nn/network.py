@@ -112,6 +112,12 @@ class DeepNashNet(nn.Module):
         """
         return self._trunk(obs)[5]
 
+    def reset_value_head(self) -> None:
+        """Give the value head fresh random weights (the torso and the policy heads keep theirs)."""
+        for module in (*self.value_head.modules(), self.value_out):
+            if hasattr(module, "reset_parameters"):
+                module.reset_parameters()
+
     def _trunk(self, obs: torch.Tensor):
         """The torso and the value head: ``(obs, embedding, phase, no-attack plane, selected one-hot, value)``."""
         if obs.dim() != 4 or tuple(obs.shape[1:]) != (NUM_PLANES, 10, 10):

@@ -336,9 +336,7 @@ def pretrain(cfg: PretrainConfig, games: list[HumanGame], out: str | Path, *, st
     if cfg.init and not resume:
         net.load_state_dict(starting_weights(cfg.init, cfg.net_config.to_dict(), cfg.net, cfg.variant))
         if cfg.value_only:  # a value head that says nothing may be dead (ReLUs that never fire): start it afresh
-            for module in (*net.value_head.modules(), net.value_out):
-                if hasattr(module, "reset_parameters"):
-                    module.reset_parameters()
+            net.reset_value_head()
     opt = torch.optim.Adam(trained_parameters(net, cfg), lr=cfg.learning_rate)
     counters = PretrainCounters()
     if resume:
