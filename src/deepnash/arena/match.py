@@ -10,6 +10,7 @@ on one thread.
 from __future__ import annotations
 
 import multiprocessing
+import os
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -129,10 +130,10 @@ def _slug(spec: str) -> str:
 
 
 def _one_thread() -> None:
-    """A worker's tensors use one thread: ``workers`` processes share the machine's cores."""
-    import torch
-
-    torch.set_num_threads(1)
+    """A worker's tensors use one thread: ``workers`` processes share the machine's cores.  Set
+    before PyTorch loads (it reads the variable then), so a worker that plays no network never
+    loads it; an ``OMP_NUM_THREADS`` the user set is kept."""
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 
 def _run(tasks: list[tuple], workers: int) -> list[GameResult]:
