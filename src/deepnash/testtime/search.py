@@ -155,9 +155,14 @@ class Search:
 
     def sample(self, view: PlayerView, rng: np.random.Generator) -> np.ndarray:
         """``int8[100]``: one hidden state of the opponent (see ``Belief``)."""
+        return self._sampler(view)(rng)
+
+    def _sampler(self, view: PlayerView) -> Callable[[np.random.Generator], np.ndarray]:
+        """Draws of hidden states for ``view``, with what they need from the game so far worked out once."""
         if self._belief is not None:
-            return self._belief(view, rng)
-        return sample_hidden(view, rng, self._weights, exclude=self._ruled_out(view))
+            return lambda rng: self._belief(view, rng)
+        exclude = self._ruled_out(view)
+        return lambda rng: sample_hidden(view, rng, self._weights, exclude=exclude)
 
     def _ruled_out(self, view: PlayerView) -> np.ndarray:
         """``bool[100, 12]``: the types the memory heuristic rules out on each square."""
@@ -185,9 +190,10 @@ class Search:
         total = np.zeros(len(cands))
         n = rounds = 0
         if len(ranked) > 1:
+            draw = self._sampler(view)
             while True:
                 t0 = self.clock()
-                total += self._round(view, cands, rng)
+                total += self._round(view, cands, draw, rng)
                 n += cfg.samples
                 rounds += 1
                 now = self.clock()
@@ -197,14 +203,15 @@ class Search:
         policy = improve(prior, q, cfg.alpha, cfg.tau)
         return SearchResult(dict(prior), q, policy, n, rounds, self.clock() - start)
 
-    def _round(self, view: PlayerView, cands: list[Move], rng: np.random.Generator) -> np.ndarray:
-        """The summed leaf values of each candidate over ``samples`` new determinisations."""
+    def _round(self, view: PlayerView, cands: list[Move], draw: Callable[[np.random.Generator], np.ndarray],
+               rng: np.random.Generator) -> np.ndarray:
+        """The summed leaf values of each candidate over ``samples`` new determinisations (``draw``)."""
         cfg, me = self.config, view.player
         k, m = cfg.samples, len(cands)
         env = self._batch(view, k * m)
         rows = move_rows(view.history)
         for s in range(k):
-            hidden = self.sample(view, rng)
+            hidden = draw(rng)
             for c in range(m):
                 load_determinization(view, hidden, env.state, s * m + c)
                 env.resume(s * m + c, rows)
