@@ -179,15 +179,13 @@ class NetworkAgent:
             changed = [self.testtime.observation(o, view) for o in obs]
             obs, notes = [o for o, _ in changed], changed[0][1]
         logits, value = self.net(torch.from_numpy(np.stack(obs)))
+        row = {sq: i + 1 for i, sq in enumerate(pieces)}  # each piece's displace step, after the select step
         legal = np.zeros((len(obs), 100), bool)
         for m in view.legal_moves:
             legal[0, square_to_action(m.from_sq, p)] = True
-        for i, sq in enumerate(pieces):
-            for m in view.legal_moves:
-                if m.from_sq == sq:
-                    legal[i + 1, square_to_action(m.to_sq, p)] = True
+            if m.from_sq in row:
+                legal[row[m.from_sq], square_to_action(m.to_sq, p)] = True
         policy = masked_log_policy(logits, torch.from_numpy(legal)).exp().double().numpy()
-        row = {sq: i + 1 for i, sq in enumerate(pieces)}
         prior = {m: policy[0, square_to_action(m.from_sq, p)] * policy[row[m.from_sq], square_to_action(m.to_sq, p)]
                  for m in allowed}
         total = sum(prior.values())

@@ -13,7 +13,7 @@ import numpy as np
 from ..agents.base import Agent, MoveRecord, PlayerView, push_recorded
 from ..agents.beliefs import losses
 from ..agents.registry import AgentSpecError, make_agent
-from ..game import BattleResult, Game, Move, Variant, get_variant
+from ..game import BattleResult, Game, Move, Outcome, Variant, get_variant
 from ..game.errors import GameInProgressError, GameOverError, IllegalMoveError
 from ..game.pieces import PIECE_NAMES, PLAYER_NAMES
 
@@ -125,7 +125,7 @@ class HumanMatch:
         """Whether the game has ended."""
         return self._game.is_over()
 
-    def outcome(self):
+    def outcome(self) -> Outcome | None:
         """The ``Outcome`` once the game is over (public to both players), else ``None``."""
         return self._game.outcome()
 
