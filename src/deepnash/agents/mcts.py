@@ -29,6 +29,7 @@ import numpy as np
 
 from ..game import Move
 from ..game import kernels as K
+from ..game.codes import type_of
 from .base import PlayerView, SeededBot
 from .beliefs import FIGHT, PIECE_VALUE
 from .determinize import determinize
@@ -64,12 +65,12 @@ def prune(scores: np.ndarray, width: int, temperature: float = 0.25) -> tuple[np
 def full_info_scores(board: np.ndarray, player: int, moves: np.ndarray) -> np.ndarray:
     """Heuristic scores of ``moves: int[M, 2]`` in a complete state ``board: int8[100]`` (thesis 4.3.2)."""
     f, t = moves[:, 0].astype(np.int64), moves[:, 1].astype(np.int64)
-    a = (board[f] - 1) % 12
+    a = type_of(board[f])
     target = board[t]
     attack = target > 0
-    result = np.where(attack, FIGHT[a, np.where(attack, (target - 1) % 12, 0)], 0)
+    result = np.where(attack, FIGHT[a, np.where(attack, type_of(target), 0)], 0)
     ahead = (t // 10 - f // 10) * (1 if player == 0 else -1)
-    return np.where(attack, 1.0 + result * (0.5 + PIECE_VALUE[(target - 1) % 12]), 0.5 + 0.1 * ahead)
+    return np.where(attack, 1.0 + result * (0.5 + PIECE_VALUE[type_of(target)]), 0.5 + 0.1 * ahead)
 
 
 class MCTSAgent(SeededBot):

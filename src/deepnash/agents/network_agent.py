@@ -25,6 +25,7 @@ from ..env.encode import encode
 from ..env.planes import NUM_MOVE_PLANES, NUM_PLANES
 from ..game import Move, Outcome, Variant, get_variant
 from ..game import kernels as K
+from ..game.codes import code_of
 from ..nn import DeepNashNet, NetConfig, masked_log_policy
 from ..testtime import DecisionLog, LayerEffect, TestTimeConfig, TestTimeLayer, TurnPlan
 from ..testtime.search import Search, SearchConfig
@@ -144,7 +145,7 @@ class NetworkAgent:
             mask = np.zeros(100, bool)
             mask[zone] = board[0, [action_to_square(a, p) for a in zone]] == K.EMPTY
             sq = action_to_square(self._choose(obs, mask), p)
-            board[0, sq] = 1 + 12 * p + t
+            board[0, sq] = code_of(p, t)
             placed[sq] = t
         return placed
 

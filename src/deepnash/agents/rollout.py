@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from ..game import kernels as K
+from ..game.codes import owner_of, type_of
 
 
 @njit(cache=True)
@@ -39,10 +40,10 @@ def score(board, meta, b, player, value):
     for sq in range(100):
         v = board[b, sq]
         if v > 0:
-            if K.owner_of(v) == player:
-                mine += value[K.type_of(v)]
+            if owner_of(v) == player:
+                mine += value[type_of(v)]
             else:
-                theirs += value[K.type_of(v)]
+                theirs += value[type_of(v)]
     return 0.9 * (mine - theirs) / (mine + theirs)
 
 
@@ -70,7 +71,7 @@ def play_out(board, flags, meta, hist, zob, chase, rules, b, depth, greedy, move
             good = 0
             for i in range(n):
                 w = board[b, moves[i, 1]]
-                if w > 0 and _wins(K.type_of(board[b, moves[i, 0]]), K.type_of(w)):
+                if w > 0 and _wins(type_of(board[b, moves[i, 0]]), type_of(w)):
                     pick[good] = i
                     good += 1
             if good > 0:

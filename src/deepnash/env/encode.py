@@ -21,7 +21,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..game.kernels import LAKE, MOVED, REVEALED
+from ..game.codes import LAKE, owner_of, type_of
+from ..game.kernels import MOVED, REVEALED
 from ..game.pieces import BOMB, FLAG
 from .planes import (
     NUM_MOVE_PLANES, P_LAKE, P_LENGTH, P_MOVES, P_NO_ATTACK, P_PHASE, P_PRIVATE, P_PUB_OPP, P_PUB_OWN,
@@ -42,7 +43,7 @@ def public_probabilities(board, flags, b, moved_out, unmoved_out):
     for sq in range(100):
         v = board[b, sq]
         if v > 0 and (flags[b, sq] & REVEALED) == 0:
-            counts[(v - 1) // 12, (v - 1) % 12] += 1
+            counts[owner_of(v), type_of(v)] += 1
     for i in range(2):
         total = 0
         for t in range(12):
@@ -76,8 +77,8 @@ def encode(board, flags, meta_ply, meta_since, moves, count, deploying, sub, sel
             continue
         if v <= 0:
             continue
-        owner = (v - 1) // 12
-        t = (v - 1) % 12
+        owner = owner_of(v)
+        t = type_of(v)
         if owner == p:
             out[P_PRIVATE + t, j] = 1.0
         if deploying:

@@ -24,6 +24,7 @@ import numpy as np
 from numba import njit
 
 from ..game import kernels as K
+from ..game.codes import code_of, type_of
 from .encode import encode
 from .planes import NUM_MOVE_PLANES, P_SELECTED, P_STEP
 
@@ -104,7 +105,7 @@ def begin(st, es, cfg, b):
                 board[b, s] = K.EMPTY
                 for q in range(2):
                     if setup[b, q, s] >= 0:
-                        board[b, s] = 1 + 12 * q + setup[b, q, s]
+                        board[b, s] = code_of(q, setup[b, q, s])
             for i in range(lakes.shape[0]):
                 board[b, lakes[i]] = K.LAKE
             phase[b] = 1
@@ -251,7 +252,7 @@ def step(st, es, cfg, outs, actions, observe, auto_reset):
         if phase[b] != 0:
             _, i = deploy_player(modes, dstep[b])
             setup[b, p, s] = order[i]
-            board[b, s] = 1 + 12 * p + order[i]
+            board[b, s] = code_of(p, order[i])
             dstep[b] += 1
             learners = (modes[0] == SRC_LEARNED) + (modes[1] == SRC_LEARNED)
             if dstep[b] == learners * order.shape[0]:
@@ -273,7 +274,7 @@ def step(st, es, cfg, outs, actions, observe, auto_reset):
             i = count[b] % NUM_MOVE_PLANES
             moves[b, i, 0] = f
             moves[b, i, 1] = s
-            moves[b, i, 2] = (board[b, f] - 1) % 12 if board[b, s] > 0 else -1
+            moves[b, i, 2] = type_of(board[b, f]) if board[b, s] > 0 else -1
             count[b] += 1
             K.apply_move(board, flags, meta, hist, zob, chase, rules, b, f, s)
             sub[b] = 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..game.codes import owner_of, type_of
 from ..game.pieces import PIECE_CHARS
 from ..game.squares import FILES
 
@@ -26,7 +27,7 @@ def ansi(board: np.ndarray) -> str:
         cells = []
         for col in range(10):
             v = int(board[row * 10 + col])
-            cells.append("~~" if v < 0 else ".." if v == 0 else "RB"[(v - 1) // 12] + PIECE_CHARS[(v - 1) % 12])
+            cells.append("~~" if v < 0 else ".." if v == 0 else "RB"[owner_of(v)] + PIECE_CHARS[type_of(v)])
         lines.append(f"{row + 1:>2} " + " ".join(cells))
     lines.append("   " + " ".join(f"{f} " for f in FILES))
     return "\n".join(lines)
@@ -39,10 +40,10 @@ def rgb_array(board: np.ndarray) -> np.ndarray:
     for sq in range(100):
         v = int(board[sq])
         y, x = (9 - sq // 10) * CELL, (sq % 10) * CELL
-        colour = _COLOURS["lake"] if v < 0 else _COLOURS["empty"] if v == 0 else _COLOURS[(v - 1) // 12]
+        colour = _COLOURS["lake"] if v < 0 else _COLOURS["empty"] if v == 0 else _COLOURS[owner_of(v)]
         img[y + 1:y + CELL - 1, x + 1:x + CELL - 1] = colour
         if v > 0:
-            glyph = np.array([[c == "#" for c in r] for r in _GLYPHS[PIECE_CHARS[(v - 1) % 12]].split()])
+            glyph = np.array([[c == "#" for c in r] for r in _GLYPHS[PIECE_CHARS[type_of(v)]].split()])
             big = np.kron(glyph, np.ones((3, 3), dtype=bool))
             gy, gx = y + (CELL - big.shape[0]) // 2, x + (CELL - big.shape[1]) // 2
             img[gy:gy + big.shape[0], gx:gx + big.shape[1]][big] = 255

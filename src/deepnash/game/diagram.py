@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from .errors import InvalidPositionError
+from .codes import owner_of, type_of
 from .pieces import PIECE_CHARS
 from .squares import FILES, square_name
 from .variant import Variant, get_variant
@@ -85,7 +86,7 @@ def format_diagram(board: np.ndarray) -> str:
         cells = []
         for c in range(10):
             v = int(board[r * 10 + c])
-            cells.append(".." if v == 0 else "~~" if v < 0 else _OWNERS[(v - 1) // 12] + PIECE_CHARS[(v - 1) % 12])
+            cells.append(".." if v == 0 else "~~" if v < 0 else _OWNERS[owner_of(v)] + PIECE_CHARS[type_of(v)])
         lines.append(f"{r + 1:>2} " + " ".join(cells))
     lines.append("   " + "  ".join(FILES))
     return "\n".join(lines)

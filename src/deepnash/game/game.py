@@ -9,6 +9,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import kernels as K
+from .codes import owner_of, type_of
 from .errors import GameOverError, IllegalMoveError
 from .pieces import PIECE_NAMES, PLAYER_NAMES
 from .squares import parse_square, square_name
@@ -181,7 +182,7 @@ class Game:
         if v <= 0:
             return None
         f = int(self.state.flags[0, sq])
-        return Piece((v - 1) // 12, (v - 1) % 12, bool(f & K.REVEALED), bool(f & K.MOVED))
+        return Piece(owner_of(v), type_of(v), bool(f & K.REVEALED), bool(f & K.MOVED))
 
     def is_lake(self, sq: int) -> bool:
         return int(self.state.board[0, sq]) == K.LAKE

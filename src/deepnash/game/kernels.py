@@ -5,8 +5,7 @@ NumPy arrays (see ``state.BatchState``); the single-game ``Game``, the batched
 environment, the bots and the UIs all call these same kernels.
 
 Board encoding (``board: int8[B, 100]``, square ``row*10+col``, row 0 = rank 1):
-``EMPTY`` 0, ``LAKE`` -1, a piece of player ``p`` (0 Red, 1 Blue) and type ``t``
-is ``1 + 12*p + t``.  ``flags: uint8[B, 100]`` travel with the piece:
+the board codes of ``codes`` (``EMPTY`` 0, ``LAKE`` -1, pieces 1..24).  ``flags: uint8[B, 100]`` travel with the piece:
 ``REVEALED`` (its type is public) and ``MOVED`` (it has moved at least once).
 
 Rules: ``spec/rules.md``.  Where the rules leave room, the kernels decide as follows.
@@ -57,6 +56,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .codes import EMPTY, LAKE, MAX_CODE, code_of, owner_of, type_of
 from .pieces import BOMB, FLAG, MARSHAL, MINER, SCOUT, SPY
 from .variant import (
     MAX_TWO_SQUARES_LIMIT,
@@ -67,8 +67,6 @@ from .variant import (
     R_TWO_SQUARES_LIMIT,
 )
 
-EMPTY = 0
-LAKE = -1
 REVEALED = 1
 MOVED = 2
 
@@ -134,11 +132,11 @@ CLOSED, OPEN, ENEMY = 0, 1, 2
 
 
 def _targets() -> np.ndarray:
-    tab = np.full((2, 26), CLOSED, dtype=np.int8)
+    tab = np.full((2, MAX_CODE + 2), CLOSED, dtype=np.int8)
     for p in range(2):
         tab[p, EMPTY + 1] = OPEN
-        for v in range(1, 25):
-            if (v - 1) // 12 != p:
+        for v in range(1, MAX_CODE + 1):
+            if owner_of(v) != p:
                 tab[p, v + 1] = ENEMY
     return tab
 
@@ -178,17 +176,7 @@ def _splitmix64(n: int, seed: int) -> np.ndarray:
 
 
 #: Zobrist keys ``uint64[100, 25]`` indexed by square and board code (codes 1..24).
-ZOBRIST = _splitmix64(100 * 25, 0x5EED_57A7).reshape(100, 25)
-
-
-@njit(cache=True, inline="always")
-def owner_of(v):
-    return (v - 1) // 12
-
-
-@njit(cache=True, inline="always")
-def type_of(v):
-    return (v - 1) % 12
+ZOBRIST = _splitmix64(100 * (MAX_CODE + 1), 0x5EED_57A7).reshape(100, MAX_CODE + 1)
 
 
 @njit(cache=True, inline="always")
@@ -283,7 +271,7 @@ def _checked_moves(board, meta, hist, zob, chase, b, p, sq, chasing, ban_d, ban_
     the more-squares rule.  Returns the new count (with ``out=None``: ``n + 1`` at the first such move)."""
     bd = board[b]
     target = TARGET[p]
-    scout = bd[sq] - 1 - 12 * p == SCOUT
+    scout = type_of(bd[sq]) == SCOUT
     for d in range(4):
         tsq = NEIGHBOUR[sq, d]
         steps = 1
@@ -309,7 +297,7 @@ def _gen(board, meta, hist, zob, chase, rules, b, p, out):
     """Shared move generator: writes the moves to ``out`` and returns their count; with ``out=None``
     (a branch Numba prunes at compile time) returns 1 at the first legal move found, else 0."""
     bd = board[b]
-    lo = 1 + 12 * p
+    lo = code_of(p, 0)
     # The two-squares rule forbids at most the moves of one piece in one direction; the
     # more-squares rule only binds the chaser of a running chase.
     ban_sq, ban_d, ban_steps = two_squares_ban(hist, rules, b, p)
@@ -555,9 +543,9 @@ def reset_game(board, flags, meta, hist, zob, chase, rules, lakes, b, red, blue)
     for sq in range(100):
         flags[b, sq] = 0
         if red[sq] >= 0:
-            v = 1 + red[sq]
+            v = code_of(0, red[sq])
         elif blue[sq] >= 0:
-            v = 13 + blue[sq]
+            v = code_of(1, blue[sq])
         else:
             v = EMPTY
         board[b, sq] = v

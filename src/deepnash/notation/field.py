@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..game.kernels import EMPTY, LAKE
+from ..game.codes import EMPTY, LAKE, code_of, is_piece_of, types
 from ..game.pieces import BOMB, FLAG
 from ..game.squares import square_name
 
@@ -26,21 +26,21 @@ GRAVON_TYPE_ORDER = (BOMB, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, FLAG)
 
 
 def _tables() -> tuple[dict[str, int], dict[int, str]]:
-    code_of = {EMPTY_CHAR: EMPTY, LAKE_CHAR: LAKE}
+    codes = {EMPTY_CHAR: EMPTY, LAKE_CHAR: LAKE}
     for player in (0, 1):
-        first = ord("B") + 12 * player
+        first = ord("B") + len(GRAVON_TYPE_ORDER) * player
         for i, t in enumerate(GRAVON_TYPE_ORDER):
-            code_of[chr(first + i)] = 1 + 12 * player + t
-    return code_of, {code: ch for ch, code in code_of.items()}
+            codes[chr(first + i)] = code_of(player, t)
+    return codes, {code: ch for ch, code in codes.items()}
 
 
-#: Field letter -> board code (``kernels``: 0 empty, -1 lake, ``1 + 12*player + type``), and back.
+#: Field letter -> board code (``game.codes``), and back.
 CODE_OF_CHAR, CHAR_OF_CODE = _tables()
 
 
 def piece_char(player: int, piece_type: int) -> str:
     """The field letter of a piece: ``piece_char(0, FLAG) == "M"``, ``piece_char(1, BOMB) == "N"``."""
-    return CHAR_OF_CODE[1 + 12 * player + piece_type]
+    return CHAR_OF_CODE[code_of(player, piece_type)]
 
 
 def format_field(board: np.ndarray) -> str:
@@ -79,14 +79,13 @@ def field_placements(text: str) -> tuple[np.ndarray, np.ndarray]:
         ValueError: as ``parse_field``.
     """
     board = parse_field(text)
-    return tuple(np.where((board > 12 * p) & (board <= 12 * p + 12), board - 1 - 12 * p, -1).astype(np.int8)
-                 for p in (0, 1))
+    return tuple(np.where(is_piece_of(board, p), types(board), -1).astype(np.int8) for p in (0, 1))
 
 
 def placements_field(red: np.ndarray, blue: np.ndarray, lakes: tuple[int, ...]) -> str:
     """The field of two placements (``int8[100]``, type or -1) and the lake squares; inverse of ``field_placements``."""
     board = np.zeros(100, dtype=np.int8)
     for p, placed in enumerate((red, blue)):
-        board[placed >= 0] = placed[placed >= 0] + 1 + 12 * p
+        board[placed >= 0] = code_of(p, placed[placed >= 0])
     board[list(lakes)] = LAKE
     return format_field(board)

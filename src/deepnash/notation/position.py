@@ -38,6 +38,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..game import kernels as K
+from ..game.codes import is_piece_of, type_of, types
 from ..game.errors import InvalidMoveError, InvalidPositionError
 from ..game.game import Game, Move, Outcome, Termination
 from ..game.pieces import BOMB, FLAG, NUM_TYPES, PIECE_CHARS
@@ -174,7 +175,7 @@ def _parse_board(text: str, v: Variant) -> np.ndarray:
                 f"a lake, but {v.name} says otherwise"
             )
     for p in (0, 1):
-        counts = np.bincount(board[(board > 12 * p) & (board <= 12 * p + 12)] - 1 - 12 * p, minlength=NUM_TYPES)
+        counts = np.bincount(types(board)[is_piece_of(board, p)], minlength=NUM_TYPES)
         for t in range(NUM_TYPES):
             if counts[t] > v.piece_counts[t]:
                 raise InvalidPositionError(
@@ -193,7 +194,7 @@ def _parse_flags(text: str, board: np.ndarray) -> np.ndarray:
         f = int(ch)
         if f and board[sq] <= 0:
             raise InvalidPositionError(f"field 3 (flags): {square_name(sq)} has flags {f} but holds no piece")
-        if f & K.MOVED and (board[sq] - 1) % 12 in (FLAG, BOMB):
+        if f & K.MOVED and type_of(board[sq]) in (FLAG, BOMB):
             raise InvalidPositionError(f"field 3 (flags): the Flag or Bomb on {square_name(sq)} cannot have moved")
         flags[sq] = f
     return flags
@@ -209,8 +210,7 @@ def _zobrist(board: np.ndarray) -> np.uint64:
 def _setups(board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     placed = []
     for p in (0, 1):
-        mine = (board > 12 * p) & (board <= 12 * p + 12)
-        placed.append(np.where(mine, board - 1 - 12 * p, -1).astype(np.int8))
+        placed.append(np.where(is_piece_of(board, p), types(board), -1).astype(np.int8))
     return placed[0], placed[1]
 
 

@@ -34,7 +34,7 @@ class Frames:
 
     Attributes:
         record: the game.
-        boards: ``int8[N+1, 100]`` board codes (``kernels``: 0 empty, -1 lake, ``1 + 12*player + type``),
+        boards: ``int8[N+1, 100]`` board codes (``game.codes``),
             ``boards[0]`` the start position and ``boards[i]`` the position after move ``i``.
         revealed: ``bool[N+1, 100]``: the piece on the square is known to its opponent.
         moves: ``N`` records; ``moves[i-1]`` is move ``i`` with the types its battle revealed.

@@ -13,7 +13,7 @@ from rich.console import Group
 from rich.text import Text
 
 from ..agents.base import UNKNOWN, MoveRecord, PlayerView
-from ..game.kernels import EMPTY, LAKE
+from ..game.codes import EMPTY, LAKE, owner_of, type_of
 from ..game.pieces import PIECE_LABELS, PIECE_NAMES, PLAYER_NAMES
 from ..game.squares import FILES
 from .deploy import SetupBuilder
@@ -69,7 +69,7 @@ def record_board(board: np.ndarray, revealed: np.ndarray, last: MoveRecord | Non
     """A position of a finished game, every piece shown, Red at the bottom.
 
     Args:
-        board: ``int8[100]`` board codes (``kernels``: 0 empty, -1 lake, ``1 + 12*player + type``).
+        board: ``int8[100]`` board codes (``game.codes``).
         revealed: ``bool[100]``: pieces their opponent knows get a ``*``.
         last: the move that led here, highlighted.
     """
@@ -81,7 +81,7 @@ def record_board(board: np.ndarray, revealed: np.ndarray, last: MoveRecord | Non
         elif v == EMPTY:
             cells.append(("·", EMPTY_STYLE))
         else:
-            cells.append((PIECE_LABELS[(v - 1) % 12] + ("*" if revealed[sq] else ""), SIDE_STYLE[(v - 1) // 12]))
+            cells.append((PIECE_LABELS[type_of(v)] + ("*" if revealed[sq] else ""), SIDE_STYLE[owner_of(v)]))
     hl = {last.move.from_sq, last.move.to_sq} if last else set()
     return _grid(cells, 0, hl)
 
