@@ -22,7 +22,7 @@ import time
 import numpy as np
 
 from deepnash.agents import PlayerView
-from deepnash.agents.base import push_recorded
+from deepnash.infostate.view import push_recorded
 from deepnash.agents.registry import make_agent
 from deepnash.game import Game, get_variant
 

@@ -21,7 +21,7 @@ import numpy as np
 import torch
 
 from deepnash.agents import PlayerView
-from deepnash.agents.base import push_recorded
+from deepnash.infostate.view import push_recorded
 from deepnash.agents.network_agent import NetworkAgent
 from deepnash.game import Game, get_variant
 from deepnash.nn import DeepNashNet, get_preset

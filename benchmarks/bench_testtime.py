@@ -24,7 +24,7 @@ import time
 
 import torch
 
-from deepnash.agents.base import PlayerView, push_recorded
+from deepnash.infostate.view import PlayerView, push_recorded
 from deepnash.agents.network_agent import SHIPPED_DIR, NetworkAgent, load_network
 from deepnash.game import Game, get_variant
 from deepnash.nn import PRESETS, DeepNashNet, get_preset

@@ -264,7 +264,7 @@ def train(
 
     import torch
 
-    from .train.checkpoint import CheckpointError
+    from .nn.checkpoint import CheckpointError
     from .train.config import train_preset
     from .train.loop import init_preset, resume_config, train as run_training
 
@@ -338,7 +338,7 @@ def pretrain(
     import torch
 
     from .notation.gravon import default_archive_dir
-    from .train.checkpoint import CheckpointError
+    from .nn.checkpoint import CheckpointError
     from .train.human import load_games
     from .train.pretrain import PretrainConfig, format_metrics, pretrain as run_pretrain, resume_pretrain_config
 
@@ -400,7 +400,7 @@ def move_match(
     import torch
 
     from .agents.registry import AgentSpecError, make_agent
-    from .train.checkpoint import CheckpointError
+    from .nn.checkpoint import CheckpointError
     from .train.human import load_games, split_games
     from .train.pretrain import format_metrics, imitation_metrics
 
@@ -476,7 +476,7 @@ def export(
     weights: str = typer.Option("online", help="which network: online, target, reg, reg_prev"),
 ) -> None:
     """Export one network of a training run as a compact agent checkpoint (no optimiser, no other networks)."""
-    from .train.checkpoint import CheckpointError, export_agent
+    from .nn.checkpoint import CheckpointError, export_agent
 
     try:
         path = export_agent(run, out, weights)

@@ -6,9 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deepnash.agents import PlayerView
-from deepnash.agents.base import push_recorded
-from deepnash.agents.beliefs import FIGHT, hidden_counts, type_distributions
-from deepnash.agents.determinize import determinize, sample_hidden
+from deepnash.infostate.view import push_recorded
+from deepnash.infostate.beliefs import FIGHT, hidden_counts, type_distributions
+from deepnash.infostate.determinize import determinize, sample_hidden
 from deepnash.game import BARRAGE, CLASSIC, Game
 from deepnash.game import kernels as K
 from deepnash.game.state import BatchState

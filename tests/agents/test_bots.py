@@ -6,7 +6,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from deepnash.agents import PlayerView
-from deepnash.agents.base import push_recorded
+from deepnash.infostate.view import push_recorded
 from deepnash.agents.registry import make_agent
 from deepnash.arena import referee_game, run_match
 from deepnash.game import BARRAGE, CLASSIC, Game

@@ -3,8 +3,8 @@
 import numpy as np
 
 from deepnash.agents import PlayerView, make_agent
-from deepnash.agents.determinize import sample_hidden
-from deepnash.agents.setup_stats import deployment_weights
+from deepnash.infostate.determinize import sample_hidden
+from deepnash.infostate.setup_stats import deployment_weights
 from deepnash.game import BARRAGE, CLASSIC, Game
 from deepnash.game.pieces import FLAG
 

@@ -11,7 +11,7 @@ from deepnash.game import BARRAGE
 @pytest.fixture(scope="module")
 def checkpoint(tmp_path_factory):
     from deepnash.nn import DeepNashNet, get_preset
-    from deepnash.train.checkpoint import save_checkpoint
+    from deepnash.nn.checkpoint import save_checkpoint
 
     folder = tmp_path_factory.mktemp("ckpt")
     config = get_preset("tiny")

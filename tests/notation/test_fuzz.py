@@ -110,7 +110,7 @@ def _checkpoint_dir():
 
         import torch
 
-        from deepnash.train.checkpoint import save_checkpoint
+        from deepnash.nn.checkpoint import save_checkpoint
 
         root = tempfile.mkdtemp(prefix="fuzz-ckpt-")
         path = save_checkpoint(root, 7, {"online": {"w": torch.arange(6.0)}}, {"net": {"channels": 2}})
@@ -123,7 +123,7 @@ def _checkpoint_dir():
 @given(st.data())
 def test_checkpoint_manifests(data):
     """A damaged manifest is refused with ``CheckpointError``; the weights file is never touched."""
-    from deepnash.train.checkpoint import CheckpointError, load_checkpoint
+    from deepnash.nn.checkpoint import CheckpointError, load_checkpoint
 
     path, good = _checkpoint_dir()
     weights = (path / "online.safetensors").read_bytes()

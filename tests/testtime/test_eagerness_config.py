@@ -4,7 +4,9 @@ import numpy as np
 import pytest
 
 from deepnash.env.planes import P_NO_ATTACK
-from deepnash.testtime import LAYERS, TestTimeConfig, TestTimeLayer, TestTimeOptionError, parse_options
+from deepnash.agents import AgentSpecError, make_agent
+from deepnash.testtime import LAYERS, TestTimeConfig, TestTimeLayer
+from deepnash.testtime.search import SearchConfig
 from deepnash.testtime.eagerness import apply_eagerness, eager_ratio
 
 
@@ -55,26 +57,37 @@ def test_defaults_are_the_papers():
         0.03, 0.03, 32, 16, 2.0, 0.05)
 
 
+def _layers(spec: str) -> TestTimeConfig:
+    return make_agent(spec).testtime.config
+
+
 def test_spec_options_switch_layers_one_by_one():
-    c = parse_options("threshold=off,value_bounds=off,eagerness=off,memory=off,threats=off,discretize=off")
-    assert c == TestTimeConfig.all_off()
-    assert parse_options("value_bounds=off") == TestTimeConfig().without("value_bounds")
-    assert parse_options("discretise=no,eps_vb=0.1").discretize is False
-    assert parse_options("eps_vb=0.1").eps_vb == 0.1
-    assert parse_options("") == TestTimeConfig()
-    assert TestTimeConfig.from_options({"memory": False, "alpha_eag": "3"}) == TestTimeConfig(memory=False, alpha_eag=3.0)
+    off = _layers("shipped:threshold=off,value_bounds=off,eagerness=off,memory=off,threats=off,discretize=off")
+    assert off == TestTimeConfig.all_off()
+    assert _layers("shipped:value_bounds=off") == TestTimeConfig().without("value_bounds")
+    assert _layers("shipped:discretise=no,eps_vb=0.1").discretize is False
+    assert _layers("shipped:classic,eps_vb=0.1,alpha_eag=3") == TestTimeConfig(eps_vb=0.1, alpha_eag=3.0)
+    assert _layers("shipped") == TestTimeConfig()
+
+
+def test_every_config_field_is_an_agent_option():
+    """One parser: each field of the two configuration dataclasses is an option of the network agent's spec."""
+    agent = make_agent("shipped:search=on,rounds=1,samples=3,rollout_threshold=0.1,free_threats=5,n_disc_play=8")
+    assert agent.search.config == SearchConfig(rounds=1, samples=3, rollout_threshold=0.1)
+    assert (agent.testtime.config.free_threats, agent.testtime.config.n_disc_play) == (5, 8)
+    assert make_agent("shipped:samples=3").search is None  # settings without search=on leave it off
 
 
 @pytest.mark.parametrize("text, match", [
-    ("thresold=off", "unknown test-time option 'thresold'"),
-    ("memory=maybe", "expected on or off"),
-    ("eps_vb=lots", "expected a number"),
-    ("memory", "not key=value"),
+    ("thresold=off", "unknown option 'thresold'"),
+    ("memory=maybe", "is not a bool"),
+    ("eps_vb=lots", "is not a float"),
     ("eps_vb=-1", "eps_vb"),
     ("n_disc_play=0", "n_disc_play"),
+    ("search=on,samples=0", "samples"),
 ])
 def test_bad_options_name_what_is_wrong(text, match):
-    with pytest.raises(TestTimeOptionError, match=match):
-        parse_options(text)
-    with pytest.raises(TestTimeOptionError, match="unknown test-time layer"):
+    with pytest.raises(AgentSpecError, match=match):
+        make_agent(f"shipped:{text}")
+    with pytest.raises(ValueError, match="unknown test-time layer"):
         TestTimeConfig().without("search")

@@ -6,7 +6,8 @@ import pytest
 from deepnash.env.planes import P_PUB_OPP, P_PUB_OWN
 from deepnash.game.pieces import MARSHAL, SPY
 from deepnash.testtime import TestTimeLayer
-from deepnash.testtime.lookahead import move_rows, observe, position
+from deepnash.infostate.determinize import position
+from deepnash.infostate.observe import move_rows, observe
 from deepnash.testtime.memory import MemoryHeuristic
 from testtime_helpers import Played
 

@@ -13,17 +13,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deepnash.agents import PlayerView
-from deepnash.agents.base import push_recorded
-from deepnash.agents.beliefs import IMMOVABLE, hidden_counts
-from deepnash.agents.determinize import load_determinization, sample_hidden
-from deepnash.agents.network_agent import NetworkAgent, encode_view
+from deepnash.infostate.view import push_recorded
+from deepnash.infostate.beliefs import IMMOVABLE, hidden_counts
+from deepnash.infostate.determinize import load_determinization, sample_hidden
+from deepnash.agents.network_agent import NetworkAgent
+from deepnash.infostate.observe import observe_view
 from deepnash.arena import referee_game
 from deepnash.env.actions import square_to_action
 from deepnash.env.vector import VectorEnv
 from deepnash.game import BARRAGE, CLASSIC, Game, Move
 from deepnash.game.pieces import MARSHAL
 from deepnash.nn import DeepNashNet, get_preset
-from deepnash.testtime.lookahead import move_rows
+from deepnash.infostate.observe import move_rows
 from deepnash.testtime.search import Search, SearchConfig, improve
 from test_memory import MARSHAL_CHANCE
 from testtime_helpers import Played
@@ -193,7 +194,7 @@ def test_a_resumed_slot_is_the_game_it_was_given(variant, seed, plies):
     load_determinization(view, truth, env.state, 1)
     env.resume(1, move_rows(history))
     assert env.player[1] == me
-    np.testing.assert_array_equal(env.obs[1], encode_view(view))
+    np.testing.assert_array_equal(env.obs[1], observe_view(view))
     legal = np.zeros(100, bool)
     legal[[square_to_action(m.from_sq, me) for m in view.legal_moves]] = True
     np.testing.assert_array_equal(env.mask[1], legal)

@@ -5,7 +5,7 @@ import pytest
 import torch
 
 from deepnash.agents import RandomAgent
-from deepnash.agents.base import PlayerView, push_recorded
+from deepnash.infostate.view import PlayerView, push_recorded
 from deepnash.agents.network_agent import NetworkAgent
 from deepnash.game import Game, get_variant
 from deepnash.nn import DeepNashNet, get_preset
@@ -61,7 +61,7 @@ def test_without_a_config_the_agent_plays_the_raw_policy():
 
 def test_spec_options_switch_the_layers_of_a_checkpoint_agent(tmp_path):
     from deepnash.agents.registry import AgentSpecError, make_agent
-    from deepnash.train.checkpoint import save_checkpoint
+    from deepnash.nn.checkpoint import save_checkpoint
 
     config = get_preset("tiny")
     save_checkpoint(tmp_path, 1, {"online": DeepNashNet(config).state_dict()}, {"net": config.to_dict()})

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deepnash.agents import PlayerView
-from deepnash.agents.base import push_recorded
-from deepnash.agents.beliefs import FIGHT, IMMOVABLE
+from deepnash.infostate.view import push_recorded
+from deepnash.infostate.beliefs import FIGHT, IMMOVABLE
 from deepnash.game import Game, Move
 from deepnash.game.kernels import NEIGHBOUR
 from deepnash.game.pieces import SCOUT

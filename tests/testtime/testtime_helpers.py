@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from deepnash.agents.base import MoveRecord, PlayerView, push_recorded
+from deepnash.infostate.view import MoveRecord, PlayerView, push_recorded
 from deepnash.game import Game, Move, Variant, parse_square
 from deepnash.game import kernels as K
 

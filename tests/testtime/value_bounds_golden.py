@@ -17,7 +17,7 @@ from pathlib import Path
 
 import torch
 
-from deepnash.agents.base import PlayerView, push_recorded
+from deepnash.infostate.view import PlayerView, push_recorded
 from deepnash.agents.network_agent import SHIPPED_DIR, load_network
 from deepnash.game import Game
 from deepnash.notation.gravon import read_records

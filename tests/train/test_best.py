@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from deepnash.agents.network_agent import load_network
-from deepnash.train.checkpoint import CheckpointError, load_checkpoint
+from deepnash.nn.checkpoint import CheckpointError, load_checkpoint
 from deepnash.train.config import train_preset
 from deepnash.train.evaluate import versus_random
 from deepnash.train.loop import train

@@ -7,7 +7,7 @@ import json
 import pytest
 import torch
 
-from deepnash.train.checkpoint import CheckpointError, load_checkpoint, resolve, save_checkpoint
+from deepnash.nn.checkpoint import CheckpointError, load_checkpoint, resolve, save_checkpoint
 
 
 def groups(seed: int) -> dict:
@@ -89,7 +89,7 @@ def test_no_checkpoint_and_bad_pointer(tmp_path):
 def test_export_keeps_one_network_and_the_training_metadata(tmp_path):
     from deepnash.agents.network_agent import load_network
     from deepnash.nn import DeepNashNet, get_preset
-    from deepnash.train.checkpoint import export_agent
+    from deepnash.nn.checkpoint import export_agent
 
     nets = {name: DeepNashNet(get_preset("tiny")).state_dict() for name in ("online", "target")}
     meta = {"net": get_preset("tiny").to_dict(), "counters": {"learner_step": 7}, "optimizer": {"big": 1}}

@@ -7,12 +7,13 @@ import pytest
 import torch
 
 from deepnash.agents import MoveRecord, PlayerView, RandomAgent, play_game
-from deepnash.agents.network_agent import NetworkAgent, encode_view
+from deepnash.agents.network_agent import NetworkAgent
+from deepnash.infostate.observe import observe_view
 from deepnash.agents.registry import make_agent
 from deepnash.env import VectorEnv, actions_to_move
 from deepnash.game import Game, get_variant
 from deepnash.nn import DeepNashNet, get_preset
-from deepnash.train.checkpoint import save_checkpoint
+from deepnash.nn.checkpoint import save_checkpoint
 
 torch.set_num_threads(1)
 
@@ -28,11 +29,11 @@ def test_view_observation_equals_the_environment_observation(variant, seed):
     for _ in range(150):
         p = int(env.player[0])
         view = PlayerView.of(game, p, tuple(history))
-        np.testing.assert_array_equal(encode_view(view), env.obs[0])
+        np.testing.assert_array_equal(observe_view(view), env.obs[0])
         first = int(env.random_actions()[0])
         env.step(np.array([first]))
         second = int(env.random_actions()[0])
-        np.testing.assert_array_equal(encode_view(view, 1, actions_to_move(first, second, p).from_sq), env.obs[0])
+        np.testing.assert_array_equal(observe_view(view, 1, actions_to_move(first, second, p).from_sq), env.obs[0])
         move = actions_to_move(first, second, p)
         attacker, defender = game.piece_at(move.from_sq), game.piece_at(move.to_sq)
         result = game.push(move)

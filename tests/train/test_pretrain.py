@@ -12,12 +12,13 @@ import torch
 from typer.testing import CliRunner
 
 from deepnash.agents import MoveRecord, PlayerView
-from deepnash.agents.network_agent import encode_view, load_network
+from deepnash.agents.network_agent import load_network
+from deepnash.infostate.observe import observe_view
 from deepnash.cli import app
 from deepnash.env.actions import deploy_order
 from deepnash.game import Game, get_variant
 from deepnash.nn import DeepNashNet, get_preset
-from deepnash.train.checkpoint import load_checkpoint
+from deepnash.nn.checkpoint import load_checkpoint
 from deepnash.train.human import DEPLOY, DISPLACE, SELECT, HumanDecisions, load_games, split_games
 from deepnash.train.pretrain import PretrainConfig, imitation_metrics, mirror_batch, pretrain
 
@@ -95,8 +96,8 @@ def test_move_observations_equal_the_network_agents_own(classic):
         p = n % 2
         view = PlayerView.of(game, p, tuple(history))
         if n % 7 == 0 or n > len(g.moves) - 5:
-            np.testing.assert_array_equal(encode_view(view), x.obs[sel[n]])
-            np.testing.assert_array_equal(encode_view(view, 1, f), x.obs[disp[n]])
+            np.testing.assert_array_equal(observe_view(view), x.obs[sel[n]])
+            np.testing.assert_array_equal(observe_view(view, 1, f), x.obs[disp[n]])
         attacker, defender = game.piece_at(f), game.piece_at(t)
         battle = defender is not None
         result = game.push((f, t))

@@ -9,7 +9,7 @@ from deepnash.agents import RandomAgent, play_game
 from deepnash.agents.network_agent import SHIPPED_DIR, NetworkAgent
 from deepnash.agents.registry import AgentSpecError, make_agent
 from deepnash.game import get_variant
-from deepnash.train.checkpoint import load_checkpoint
+from deepnash.nn.checkpoint import load_checkpoint
 from deepnash.train.evaluate import agent_versus_random
 
 torch.set_num_threads(1)

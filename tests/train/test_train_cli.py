@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 
-from deepnash.train.checkpoint import load_checkpoint
+from deepnash.nn.checkpoint import load_checkpoint
 from deepnash.train.config import train_preset
 
 DEEPNASH = [str(Path(sys.executable).with_name("deepnash"))]

@@ -1,89 +1,17 @@
-"""The one protocol every player implements, and what a player may know.
+"""The one protocol every player implements, the plumbing the built-in bots share, and the game loop.
 
-An agent never sees the opponent's hidden piece types: it acts on a
-``PlayerView``, built from the game by ``PlayerView.of``, which carries only
-the player's own pieces, the opponent's public information and the public
-move history.
+An agent acts on a ``PlayerView`` (``infostate.view``): what its player
+knows, never the opponent's hidden types.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from ..game import Game, Move, Outcome, Variant, random_deployment
-from ..game import kernels as K
-
-#: ``PlayerView.types`` value of an opponent piece whose type is not public.
-UNKNOWN = 12
-
-
-@dataclass(frozen=True)
-class MoveRecord:
-    """A played move and what it revealed (types are -1 when there was no battle)."""
-
-    move: Move
-    player: int
-    attacker: int
-    defender: int
-    result: int  # a kernels.RESULT_* code
-
-
-@dataclass(frozen=True)
-class PlayerView:
-    """What ``player`` knows at one point of a game.
-
-    Attributes:
-        player: 0 Red, 1 Blue.
-        variant: the variant being played.
-        owner: ``int8[100]``: -1 empty, 0 Red, 1 Blue, 2 lake.
-        types: ``int8[100]``: piece type 0..11 of own pieces and revealed opponent
-            pieces, ``UNKNOWN`` (12) for hidden opponent pieces, -1 elsewhere.
-        revealed: ``bool[100]``: the piece's type is public.
-        moved: ``bool[100]``: the piece has moved (public).
-        legal_moves: the player's legal moves (empty when it is not to move).
-        history: every move of the game so far, with battle results.
-        ply: moves played so far; ``moves_since_attack`` likewise.
-    """
-
-    player: int
-    variant: Variant
-    owner: np.ndarray
-    types: np.ndarray
-    revealed: np.ndarray
-    moved: np.ndarray
-    legal_moves: tuple[Move, ...]
-    history: tuple[MoveRecord, ...]
-    ply: int
-    moves_since_attack: int
-
-    @classmethod
-    def of(cls, game: Game, player: int, history: tuple[MoveRecord, ...] = ()) -> "PlayerView":
-        """The view of ``player`` on ``game`` (``history`` as recorded by the match runner)."""
-        board = game.state.board[0]
-        flags = game.state.flags[0]
-        piece = board > 0
-        owner = np.where(piece, (board - 1) // 12, -1).astype(np.int8)
-        owner[board == K.LAKE] = 2
-        types = np.where(piece, (board - 1) % 12, -1).astype(np.int8)
-        revealed = (flags & K.REVEALED).astype(bool) & piece
-        hidden = (owner == 1 - player) & ~revealed
-        types[hidden] = UNKNOWN
-        return cls(
-            player=player,
-            variant=game.variant,
-            owner=owner,
-            types=types,
-            revealed=revealed,
-            moved=(flags & K.MOVED).astype(bool) & piece,
-            legal_moves=tuple(game.legal_moves()) if game.turn == player else (),
-            history=history,
-            ply=game.ply,
-            moves_since_attack=game.moves_since_attack,
-        )
-
+from ..infostate.view import MoveRecord, PlayerView, push_recorded
 
 #: Where a built-in bot's setup comes from (agent spec option ``setup=...``).
 SETUP_SOURCES = ("own", "random", "guarded", "human")
@@ -187,22 +115,3 @@ def play_game(red: Agent, blue: Agent, variant: Variant, seed: int) -> tuple[Gam
     for p, a in enumerate(agents):
         a.game_over(game.outcome(), PlayerView.of(game, p, final))
     return game, final
-
-
-def push_recorded(game: Game, move: Move) -> MoveRecord:
-    """Push ``move`` on ``game`` and return its ``MoveRecord`` (types revealed by the battle, if any).
-
-    Raises:
-        IllegalMoveError, GameOverError: as ``Game.push`` (the game is unchanged).
-    """
-    p = game.turn
-    attacker = game.piece_at(move.from_sq)
-    defender = game.piece_at(move.to_sq)
-    result = game.push(move)
-    battle = defender is not None
-    return MoveRecord(
-        Move(int(move[0]), int(move[1])), p,
-        attacker.type if (attacker and battle) else -1,
-        defender.type if battle else -1,
-        int(result),
-    )

@@ -3,14 +3,12 @@
 Agent specs: ``checkpoint:DIR`` (a training run or checkpoint directory) and
 ``shipped`` / ``shipped:barrage`` for the weights shipped in ``deepnash/data/``.
 Options: ``weights=online|target`` (which network of the checkpoint),
-``greedy=true`` (argmax instead of sampling from the policy), the test-time
-layers' switches (``value_bounds=off`` ...) and ``search=on`` with its settings
-``samples``, ``depth``, ``candidates``, ``seconds``, ``alpha`` and ``tau`` (``testtime.search``).
+``greedy=true`` (argmax instead of sampling from the policy), every field of
+``TestTimeConfig`` (the layers' switches ``value_bounds=off`` ... and their
+parameters ``eps_vb=0.1`` ...), and ``search=on`` with every field of
+``SearchConfig`` (``samples``, ``depth``, ``candidates``, ``seconds``, ...).
 
-The observation is rebuilt from the ``PlayerView`` alone (``testtime.lookahead.position``):
-the opponent's hidden pieces get arbitrary types drawn from the public multiset
-of its unrevealed pieces, which the 82-plane observation cannot tell apart
-(``spec/observation.md``: no plane depends on hidden types).
+The observation is rebuilt from the ``PlayerView`` alone (``infostate.observe``).
 """
 
 from __future__ import annotations
@@ -21,37 +19,18 @@ import numpy as np
 import torch
 
 from ..env.actions import action_to_square, deploy_order, square_to_action
-from ..env.encode import encode
-from ..env.planes import NUM_MOVE_PLANES, NUM_PLANES
 from ..game import Move, Outcome, Variant, get_variant
 from ..game import kernels as K
 from ..game.codes import code_of
 from ..nn import DeepNashNet, NetConfig, masked_log_policy
 from ..testtime import DecisionLog, LayerEffect, TestTimeConfig, TestTimeLayer, TurnPlan
 from ..testtime.search import Search, SearchConfig
-from ..testtime.lookahead import move_rows, observe, position
-from .base import PlayerView
+from ..infostate.observe import observe_deployment, observe_view
+from ..infostate.view import PlayerView
 from .registry import AgentSpecError, register_agent
 
 #: Where shipped weights live: ``deepnash/data/shipped/<variant>/`` (a checkpoint directory).
 SHIPPED_DIR = Path(__file__).resolve().parent.parent / "data" / "shipped"
-
-
-def encode_view(view: PlayerView, sub: int = 0, selected: int = -1) -> np.ndarray:
-    """``float32[82, 10, 10]``: ``view.player``'s play-phase observation (``spec/observation.md``).
-
-    Args:
-        view: the player's view of a game in the play phase.
-        sub: 0 select step, 1 displace step; ``selected`` is then the chosen piece's absolute square.
-
-    Raises:
-        ValueError: the view is inconsistent (its hidden pieces do not match the army minus public losses).
-    """
-    game = position(view)
-    if game is None:
-        raise ValueError(f"player view at ply {view.ply}: the opponent's moved hidden pieces outnumber "
-                         "its unrevealed movable pieces")
-    return observe(game, move_rows(view.history), view.player, sub, selected)
 
 
 class NetworkAgent:
@@ -136,12 +115,8 @@ class NetworkAgent:
             board[0, s] = K.LAKE
         zone = np.asarray(v.deploy_squares(0))  # the player's own zone, in its frame
         placed = np.full(100, -1, np.int8)
-        obs = np.zeros((NUM_PLANES, 10, 10), np.float32)
-        none = np.zeros((1, NUM_MOVE_PLANES, 3), np.int16)
-        scale = np.ones(2, np.float32)
         for t in deploy_order(v):
-            encode(board, np.zeros((1, 100), np.uint8), 0, 0, none, np.zeros(1, np.int64), True, 0, -1,
-                   scale, 0, p, obs.reshape(NUM_PLANES, 100))
+            obs = observe_deployment(v, p, board)
             mask = np.zeros(100, bool)
             mask[zone] = board[0, [action_to_square(a, p) for a in zone]] == K.EMPTY
             sq = action_to_square(self._choose(obs, mask), p)
@@ -159,12 +134,12 @@ class NetworkAgent:
         sel_mask = np.zeros(100, bool)
         for m in view.legal_moves:
             sel_mask[square_to_action(m.from_sq, p)] = True
-        src = action_to_square(self._choose(encode_view(view), sel_mask, "select", view, plan), p)
+        src = action_to_square(self._choose(observe_view(view), sel_mask, "select", view, plan), p)
         dst_mask = np.zeros(100, bool)
         for m in view.legal_moves:
             if m.from_sq == src:
                 dst_mask[square_to_action(m.to_sq, p)] = True
-        dst = action_to_square(self._choose(encode_view(view, 1, src), dst_mask, "displace", view, plan, src), p)
+        dst = action_to_square(self._choose(observe_view(view, 1, src), dst_mask, "displace", view, plan, src), p)
         return Move(src, dst)
 
     @torch.no_grad()
@@ -174,7 +149,7 @@ class NetworkAgent:
         p = view.player
         allowed = sorted(plan.allowed if plan is not None else view.legal_moves)
         pieces = sorted({m.from_sq for m in allowed})
-        obs = [encode_view(view)] + [encode_view(view, 1, sq) for sq in pieces]
+        obs = [observe_view(view)] + [observe_view(view, 1, sq) for sq in pieces]
         notes = []
         if self.testtime is not None:
             changed = [self.testtime.observation(o, view) for o in obs]
@@ -233,7 +208,7 @@ def load_network(path: str | Path, weights: str = "online") -> tuple[DeepNashNet
         CheckpointError: the checkpoint is missing or corrupt.
         ValueError: ``weights`` names no network stored in it.
     """
-    from ..train.checkpoint import load_checkpoint
+    from ..nn.checkpoint import load_checkpoint
 
     ck = load_checkpoint(path)
     if weights not in ck.networks:
@@ -243,61 +218,33 @@ def load_network(path: str | Path, weights: str = "online") -> tuple[DeepNashNet
     return net, ck.meta
 
 
-_SEARCH = SearchConfig()
+def from_checkpoint(path: str, weights: str = "online", greedy: bool = False, search: bool = False,
+                    testtime: TestTimeConfig = TestTimeConfig(),
+                    search_config: SearchConfig = SearchConfig()) -> NetworkAgent:
+    """Agent spec ``checkpoint:DIR``: the ``weights`` network of a run or checkpoint directory, with the
+    test-time layers (every ``TestTimeConfig`` field is an option: ``value_bounds=off``, ``eps_vb=0.1``...;
+    ``docs/test-time.md``) and, with ``search=on``, the search (every ``SearchConfig`` field: ``seconds=2``...)."""
+    return NetworkAgent(load_network(path, weights)[0], greedy=greedy, testtime=testtime,
+                        search=search_config if search else None)
 
 
-def _search_config(search: bool, samples: int, depth: int, candidates: int, seconds: float, alpha: float,
-                   tau: float) -> SearchConfig | None:
-    """The ``search=on`` options as a ``SearchConfig`` (``None`` when off).
-
-    Raises:
-        AgentSpecError: a setting out of range.
-    """
-    if not search:
-        return None
-    try:
-        return SearchConfig(samples=samples, depth=depth, candidates=candidates, seconds=seconds, alpha=alpha, tau=tau)
-    except ValueError as e:
-        raise AgentSpecError(str(e)) from None
-
-
-def from_checkpoint(path: str, weights: str = "online", greedy: bool = False, threshold: bool = True,
-                    discretize: bool = True, eagerness: bool = True, threats: bool = True, memory: bool = True,
-                    value_bounds: bool = True, search: bool = False, samples: int = _SEARCH.samples,
-                    depth: int = _SEARCH.depth, candidates: int = _SEARCH.candidates,
-                    seconds: float = _SEARCH.seconds, alpha: float = _SEARCH.alpha,
-                    tau: float = _SEARCH.tau) -> NetworkAgent:
-    """Agent spec ``checkpoint:DIR`` (test-time layers switched by ``threshold=off`` etc.; all on by default,
-    ``spec/test_time.md``; ``search=on,seconds=2`` plays with the search)."""
-    layers = TestTimeConfig(threshold=threshold, discretize=discretize, eagerness=eagerness, threats=threats,
-                            memory=memory, value_bounds=value_bounds)
-    return NetworkAgent(load_network(path, weights)[0], greedy=greedy, testtime=layers,
-                        search=_search_config(search, samples, depth, candidates, seconds, alpha, tau))
-
-
-def shipped(variant: str = "barrage", greedy: bool = False, threshold: bool = True, discretize: bool = True,
-            eagerness: bool = True, threats: bool = True, memory: bool = True, value_bounds: bool = True,
-            search: bool = False, samples: int = _SEARCH.samples, depth: int = _SEARCH.depth,
-            candidates: int = _SEARCH.candidates, seconds: float = _SEARCH.seconds, alpha: float = _SEARCH.alpha,
-            tau: float = _SEARCH.tau) -> NetworkAgent:
-    """Agent spec ``shipped``: the weights trained for ``variant`` and shipped with the package,
-    with the test-time layers (``shipped:value_bounds=off,memory=off`` switches them one by one)
-    and, with ``search=on``, the belief-sampled search (``shipped:search=on,seconds=2``).
+def shipped(variant: str = "barrage", greedy: bool = False, search: bool = False,
+            testtime: TestTimeConfig = TestTimeConfig(), search_config: SearchConfig = SearchConfig()) -> NetworkAgent:
+    """Agent spec ``shipped``: the weights trained for ``variant`` and shipped with the package, with
+    the options of ``checkpoint`` (``shipped:classic,value_bounds=off``, ``shipped:search=on,seconds=2``).
 
     Raises:
         AgentSpecError: no weights shipped for ``variant``.
     """
-    layers = TestTimeConfig(threshold=threshold, discretize=discretize, eagerness=eagerness, threats=threats,
-                            memory=memory, value_bounds=value_bounds)
     path = SHIPPED_DIR / variant
     if not path.is_dir():
         have = sorted(p.name for p in SHIPPED_DIR.iterdir()) if SHIPPED_DIR.is_dir() else []
         raise AgentSpecError(f"no shipped weights for {variant!r}; shipped: {', '.join(have) or 'none'}")
-    return NetworkAgent(load_network(path)[0], greedy=greedy, testtime=layers,
-                        search=_search_config(search, samples, depth, candidates, seconds, alpha, tau))
+    return from_checkpoint(str(path), greedy=greedy, search=search, testtime=testtime, search_config=search_config)
 
 
-register_agent("checkpoint", from_checkpoint, takes_path=True,
+_OPTIONS = {"testtime": TestTimeConfig, "search_config": SearchConfig}
+register_agent("checkpoint", from_checkpoint, takes_path=True, configs=_OPTIONS, aliases={"discretise": "discretize"},
                summary="a trained DeepNash network from a training run or checkpoint directory")
-register_agent("shipped", shipped, positional="variant",
+register_agent("shipped", shipped, positional="variant", configs=_OPTIONS, aliases={"discretise": "discretize"},
                summary="the DeepNash networks shipped with the package: shipped:barrage, shipped:classic")

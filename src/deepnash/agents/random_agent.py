@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..game import Move
-from .base import PlayerView, SeededBot
+from .base import SeededBot
+from ..infostate.view import PlayerView
 
 
 class RandomAgent(SeededBot):

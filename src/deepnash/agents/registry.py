@@ -5,8 +5,13 @@ strings, so a spec travels to worker processes as plain text.
 
 Grammar: ``NAME[:ITEM[,ITEM...]]`` where an ``ITEM`` is ``key=value`` (an
 option of the agent) or, for agents that need one, a path (``ucc:PATH``,
-``net:PATH``).  Option values are converted to the type of the factory's
-default for that keyword (``int``, ``float``, ``bool``, ``str``).
+``net:PATH``).  An agent's options are its factory's keywords with defaults,
+plus every field of the configuration dataclasses it registers with
+(``configs``: the network agent's ``TestTimeConfig`` and ``SearchConfig``), so
+each option is declared once, where its default lives.  Values are converted
+to the type of that default (``int``, ``float``, ``bool``, ``str``); a
+configuration that rejects its values (its ``__post_init__``) makes the spec
+invalid.  This is the one parser of agent options.
 
 Other modules add agents with ``register_agent``; agents living in modules
 that should not be imported up front (the network agent pulls in torch) are
@@ -17,8 +22,8 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import MISSING, dataclass, field, fields
 
 from .base import Agent
 from .random_agent import RandomAgent
@@ -40,6 +45,20 @@ class _Entry:
     aliases: dict[str, str]
     summary: str
     positional: str | None
+    configs: dict[str, type]
+
+    def options(self) -> dict[str, tuple[str | None, object]]:
+        """Option name -> (the config keyword it belongs to, or ``None`` for the factory's own; its default)."""
+        table: dict[str, tuple[str | None, object]] = {
+            k: (None, p.default) for k, p in inspect.signature(self.factory).parameters.items()
+            if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is not p.empty
+            and k not in self.configs
+        }
+        for keyword, cls in self.configs.items():
+            for f in fields(cls):
+                default = f.default if f.default is not MISSING else f.default_factory()
+                table[f.name] = (keyword, default)
+        return table
 
 
 _REGISTRY: dict[str, _Entry] = {}
@@ -72,6 +91,7 @@ def register_agent(
     aliases: dict[str, str] | None = None,
     summary: str = "",
     positional: str | None = None,
+    configs: Mapping[str, type] | None = None,
 ) -> None:
     """Make ``name`` available to ``make_agent``.
 
@@ -85,13 +105,21 @@ def register_agent(
         summary: one line shown by ``describe_agents``.
         positional: an option that a bare item sets, e.g. ``"variant"`` so that
             ``shipped:classic`` means ``shipped:variant=classic``.
+        configs: factory keyword -> a dataclass whose fields are options too; the
+            factory gets an instance built from those options (defaults for the rest).
 
     Raises:
-        ValueError: if ``name`` is empty or contains ``:`` or ``,``.
+        ValueError: if ``name`` is empty or contains ``:`` or ``,``, or two options share a name.
     """
     if not name or any(c in name for c in ":,= "):
         raise ValueError(f"agent name {name!r} must be non-empty and contain no ':', ',', '=' or space")
-    _REGISTRY[name.lower()] = _Entry(factory, takes_path, dict(aliases or {}), summary, positional)
+    entry = _Entry(factory, takes_path, dict(aliases or {}), summary, positional, dict(configs or {}))
+    names = [n for cls in entry.configs.values() for n in (f.name for f in fields(cls))]
+    own = set(entry.options()) - set(names)
+    clash = sorted({n for n in names if names.count(n) > 1 or n in own})
+    if clash:
+        raise ValueError(f"agent {name!r}: option names declared twice: {', '.join(clash)}")
+    _REGISTRY[name.lower()] = entry
 
 
 def parse_spec(spec: str) -> AgentSpec:
@@ -169,17 +197,21 @@ def make_agent(spec: str) -> Agent:
         if entry.positional in parsed.options:
             raise AgentSpecError(f"agent spec {spec!r}: {entry.positional!r} given twice")
         parsed = AgentSpec(parsed.name, None, {**parsed.options, entry.positional: parsed.path})
-    params = {
-        k: p for k, p in inspect.signature(entry.factory).parameters.items()
-        if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is not p.empty
-    }
+    table = entry.options()
     kwargs: dict[str, object] = {}
+    grouped: dict[str, dict[str, object]] = {keyword: {} for keyword in entry.configs}
     for key, value in parsed.options.items():
         key = entry.aliases.get(key, key)
-        if key not in params:
-            known = ", ".join(sorted(set(params) | set(entry.aliases))) or "none"
+        if key not in table:
+            known = ", ".join(sorted(set(table) | set(entry.aliases))) or "none"
             raise AgentSpecError(f"agent spec {spec!r}: unknown option {key!r} for {parsed.name!r}; options: {known}")
-        kwargs[key] = _convert(spec, key, value, params[key].default)
+        keyword, default = table[key]
+        (kwargs if keyword is None else grouped[keyword])[key] = _convert(spec, key, value, default)
+    for keyword, cls in entry.configs.items():
+        try:
+            kwargs[keyword] = cls(**grouped[keyword])
+        except ValueError as e:
+            raise AgentSpecError(f"agent spec {spec!r}: {e}") from None
     if entry.takes_path:
         if not parsed.path:
             raise AgentSpecError(f"agent spec {spec!r}: {parsed.name!r} needs a path, e.g. {parsed.name}:PATH")

@@ -20,6 +20,7 @@ import signal
 import subprocess
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from typing import IO
 
 import numpy as np
@@ -27,7 +28,6 @@ import numpy as np
 from ..game import Move, Outcome, Termination, Variant
 from ..game import kernels as K
 from ..game.pieces import SCOUT
-from ..game.state import BatchState
 from ..notation.ucc import (
     UCCProtocolError,
     MoveLine,
@@ -40,7 +40,9 @@ from ..notation.ucc import (
     parse_move_line,
     parse_setup,
 )
-from .base import UNKNOWN, Agent, MoveRecord, PlayerView
+from ..infostate.determinize import position
+from ..infostate.view import UNKNOWN, MoveRecord, PlayerView
+from .base import Agent
 from .failure import AgentFailure
 from .registry import register_agent
 
@@ -212,8 +214,6 @@ class PublicState:
         self.history: list[MoveRecord] = []
         self.since_attack = 0
         self._opponent_placed = False
-        self._state = BatchState(1, self.variant)
-        self._buf = np.empty((K.MAX_MOVES, 2), dtype=np.int16)
 
     def place_opponent(self, rows: list[str]) -> None:
         """Mark the opponent's pieces (``#``) from the first board the referee shows."""
@@ -264,24 +264,27 @@ class PublicState:
         self.owner[sq], self.types[sq], self.revealed[sq], self.moved[sq] = -1, -1, False, False
 
     def view(self) -> PlayerView:
-        """The ``PlayerView`` of the player, who is to move."""
-        s = self._state
-        board = np.where(self.owner == 2, K.LAKE, 0).astype(np.int8)
-        pieces = (self.owner == 0) | (self.owner == 1)
-        # Hidden opponent pieces get a stand-in type: legality of our moves does not depend on it.
-        stand_in = np.where(self.types == UNKNOWN, 4, self.types)
-        board[pieces] = 1 + 12 * self.owner[pieces] + stand_in[pieces]
-        s.board[0] = board
-        s.meta[0] = 0
-        s.meta[0, K.M_TO_MOVE] = self.player
-        s.hist[0] = -1
-        n = K.legal_moves(*s.arrays, 0, self.player, self._buf)
-        return PlayerView(
+        """The ``PlayerView`` of the player, who is to move.
+
+        Its legal moves come from a game built from the view (``determinize.position``):
+        they do not depend on the types the opponent's hidden pieces get there.
+
+        Raises:
+            UCCProtocolError: the announced moves leave more opponent pieces, or more
+                moved ones, than its army allows.
+        """
+        view = PlayerView(
             player=self.player, variant=self.variant, owner=self.owner.copy(), types=self.types.copy(),
-            revealed=self.revealed.copy(), moved=self.moved.copy(),
-            legal_moves=tuple(Move(int(a), int(b)) for a, b in self._buf[:n]),
+            revealed=self.revealed.copy(), moved=self.moved.copy(), legal_moves=(),
             history=tuple(self.history), ply=len(self.history), moves_since_attack=self.since_attack,
         )
+        try:
+            game = position(view)
+        except ValueError as e:
+            raise UCCProtocolError(f"the announced game does not fit the {self.variant.name} army: {e}") from None
+        if game is None:
+            raise UCCProtocolError(f"the opponent has more moved pieces than movable ones in the {self.variant.name} army")
+        return replace(view, legal_moves=tuple(game.legal_moves()))
 
 
 def serve_ucc(agent: Agent, variant: Variant, stdin: IO[str], stdout: IO[str], seed: int | None = None) -> None:

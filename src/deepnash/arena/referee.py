@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..agents.base import Agent, MoveRecord, PlayerView, push_recorded
+from ..agents.base import Agent
+from ..infostate.view import MoveRecord, PlayerView, push_recorded
 from ..agents.failure import AgentFailure
 from ..game import Game, IllegalMoveError, InvalidSetupError, Termination, Variant
 from ..game.state import deployment, deployment_types

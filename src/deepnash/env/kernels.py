@@ -1,24 +1,14 @@
 """Numba kernels of the batched environment: slot reset, setups, legal-action masks, the step.
 
 They work on the engine's arrays (``game.state.BatchState``) plus the
-environment's own, passed as three tuples so every kernel has one signature:
-
-``st``   ``(board, flags, meta, hist, zob, chase, rules, lakes)``: the engine's state.
-``es``   ``(setup int8[B,2,100], moves int16[B,40,3], count int64[B], phase int8[B],
-          dstep int32[B], sub int8[B], sel int16[B], rng uint64[B], legal int16[B,MAX_MOVES,2],
-          nlegal int32[B])``: per game, the two deployments (type per absolute square, -1
-          empty), the move ring read by ``encode``, 1 while deploying, deployment actions
-          taken, 0 select / 1 displace, the selected absolute square, a SplitMix64 generator
-          state, and the legal moves found at the select step (reused by the displace step).
-``cfg``  ``(order int8[N], zone int64[Z], modes int64[2], pool int8[P,100], pool_lo int64[2],
-          pool_hi int64[2], scale float32[2])``: the deployment order, Red's deployment
-          squares, each player's setup source (``SRC_*``), the setup pool (Red's frame) and
-          each player's slice of it, the two scalar-plane scales.
-``outs`` ``(obs float32[B,82,100], mask bool[B,100], player int8[B], rewards float32[B,2],
-          done bool[B], winner int8[B], termination int8[B], length int32[B])``.
+environment's own, passed as four named tuples so every kernel has one
+signature: ``st`` (``EngineState``), ``es`` (``EnvState``), ``cfg``
+(``EnvConfig``) and ``outs`` (``Outputs``).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -31,6 +21,59 @@ from .planes import NUM_MOVE_PLANES, P_SELECTED, P_STEP
 SRC_LEARNED = 0  # the player deploys with its own actions
 SRC_RANDOM = 1  # a uniformly random legal setup
 SRC_POOL = 2  # a setup drawn uniformly from a pool
+
+class EngineState(NamedTuple):
+    """The engine's arrays of ``BatchState`` (see there)."""
+
+    board: np.ndarray
+    flags: np.ndarray
+    meta: np.ndarray
+    hist: np.ndarray
+    zob: np.ndarray
+    chase: np.ndarray
+    rules: np.ndarray
+    lakes: np.ndarray
+
+
+class EnvState(NamedTuple):
+    """The environment's per-game arrays."""
+
+    setup: np.ndarray  #: ``int8[B, 2, 100]`` the two deployments (type per absolute square, -1 empty)
+    moves: np.ndarray  #: ``int16[B, 40, 3]`` the move ring ``encode`` reads
+    count: np.ndarray  #: ``int64[B]`` moves written to the ring
+    phase: np.ndarray  #: ``int8[B]`` 1 while deploying
+    dstep: np.ndarray  #: ``int32[B]`` deployment actions taken
+    sub: np.ndarray  #: ``int8[B]`` 0 select step, 1 displace step
+    sel: np.ndarray  #: ``int16[B]`` the selected absolute square
+    rng: np.ndarray  #: ``uint64[B]`` a SplitMix64 generator state per game
+    legal: np.ndarray  #: ``int16[B, MAX_MOVES, 2]`` the legal moves found at the select step
+    nlegal: np.ndarray  #: ``int32[B]`` how many
+
+
+class EnvConfig(NamedTuple):
+    """What stays fixed for a ``VectorEnv``."""
+
+    order: np.ndarray  #: ``int8[N]`` the deployment order (piece types)
+    zone: np.ndarray  #: ``int64[Z]`` Red's deployment squares
+    modes: np.ndarray  #: ``int64[2]`` each player's setup source (``SRC_*``)
+    pool: np.ndarray  #: ``int8[P, 100]`` the setup pool (Red's frame)
+    pool_lo: np.ndarray  #: ``int64[2]`` each player's slice of the pool
+    pool_hi: np.ndarray
+    scale: np.ndarray  #: ``float32[2]`` the scalar planes' factors (``planes.counter_scale``)
+
+
+class Outputs(NamedTuple):
+    """The arrays ``VectorEnv`` exposes, written by the kernels."""
+
+    obs: np.ndarray  #: ``float32[B, 82, 100]``
+    mask: np.ndarray  #: ``bool[B, 100]``
+    player: np.ndarray  #: ``int8[B]``
+    rewards: np.ndarray  #: ``float32[B, 2]``
+    done: np.ndarray  #: ``bool[B]``
+    winner: np.ndarray  #: ``int8[B]``
+    termination: np.ndarray  #: ``int8[B]``
+    length: np.ndarray  #: ``int32[B]``
+
 
 #: Fresh setup draws tried before a slot whose every game ends before the first move gives up.
 MAX_REDRAWS = 1000
@@ -88,7 +131,7 @@ def begin(st, es, cfg, b):
     are over before the first move."""
     board, flags, meta, hist, zob, chase, rules, lakes = st
     setup, moves, count, phase, dstep, sub, sel, rng, legal, nlegal = es
-    modes = cfg[2]
+    modes = cfg.modes
     learners = (modes[0] == SRC_LEARNED) + (modes[1] == SRC_LEARNED)
     count[b] = 0
     sub[b] = 0
@@ -130,7 +173,7 @@ def fill_mask(st, es, cfg, mask, b, p):
     """Write player ``p``'s legal-action mask of game ``b`` (its frame) to ``mask[b]``."""
     board, flags, meta, hist, zob, chase, rules, lakes = st
     setup, moves, count, phase, dstep, sub, sel, rng, legal, nlegal = es
-    zone = cfg[1]
+    zone = cfg.zone
     mask[b, :] = False
     if phase[b] != 0:
         for i in range(zone.shape[0]):
@@ -156,9 +199,9 @@ def refresh(st, es, cfg, outs, b, observe):
     """Recompute who acts in game ``b``, its mask and (if ``observe``) its full observation."""
     board, flags, meta, hist, zob, chase, rules, lakes = st
     setup, moves, count, phase, dstep, sub, sel, rng, legal, nlegal = es
-    obs, mask, player = outs[0], outs[1], outs[2]
+    obs, mask, player = outs.obs, outs.mask, outs.player
     if phase[b] != 0:
-        p, _ = deploy_player(cfg[2], dstep[b])
+        p, _ = deploy_player(cfg.modes, dstep[b])
     else:
         p = meta[b, K.M_TO_MOVE]
     player[b] = p
@@ -168,16 +211,16 @@ def refresh(st, es, cfg, outs, b, observe):
         fill_mask(st, es, cfg, mask, b, p)
     if observe:
         encode(board, flags, meta[b, K.M_PLY], meta[b, K.M_SINCE_ATTACK], moves, count, phase[b] != 0,
-               sub[b], sel[b], cfg[6], b, p, obs[b])
+               sub[b], sel[b], cfg.scale, b, p, obs[b])
 
 
 @njit(cache=True)
 def reset_all(st, es, cfg, outs, observe):
     """Begin a new game in every slot and refresh the outputs; returns -1, or the first slot that
     could not start (see ``begin``)."""
-    outs[3][:, :] = 0.0
-    outs[4][:] = False
-    for b in range(st[0].shape[0]):
+    outs.rewards[:, :] = 0.0
+    outs.done[:] = False
+    for b in range(st.board.shape[0]):
         if not begin(st, es, cfg, b):
             return b
         refresh(st, es, cfg, outs, b, observe)
@@ -187,8 +230,8 @@ def reset_all(st, es, cfg, outs, observe):
 @njit(cache=True)
 def reset_one(st, es, cfg, outs, b, observe):
     """Begin a new game in slot ``b`` only and refresh its outputs; returns False as ``begin`` does."""
-    outs[3][b, :] = 0.0
-    outs[4][b] = False
+    outs.rewards[b, :] = 0.0
+    outs.done[b] = False
     if not begin(st, es, cfg, b):
         return False
     refresh(st, es, cfg, outs, b, observe)
@@ -199,18 +242,18 @@ def reset_one(st, es, cfg, outs, b, observe):
 def resume_one(st, es, cfg, outs, b, observe):
     """Continue in slot ``b`` the play-phase game its state arrays now hold (written by the caller),
     at a select step, and refresh its outputs."""
-    outs[3][b, :] = 0.0
-    outs[4][b] = False
-    es[3][b] = 0  # play phase
-    es[5][b] = 0  # select step
-    es[6][b] = -1
+    outs.rewards[b, :] = 0.0
+    outs.done[b] = False
+    es.phase[b] = 0
+    es.sub[b] = 0  # select step
+    es.sel[b] = -1
     refresh(st, es, cfg, outs, b, observe)
 
 
 @njit(cache=True)
 def _finish(st, es, cfg, outs, b, auto_reset):
-    meta = st[2]
-    rewards, done, winner, termination, length = outs[3], outs[4], outs[5], outs[6], outs[7]
+    meta = st.meta
+    rewards, done, winner, termination, length = outs.rewards, outs.done, outs.winner, outs.termination, outs.length
     w = meta[b, K.M_WINNER]
     if w >= 0:
         rewards[b, w] = 1.0
@@ -234,8 +277,8 @@ def step(st, es, cfg, outs, actions, observe, auto_reset):
     """
     board, flags, meta, hist, zob, chase, rules, lakes = st
     setup, moves, count, phase, dstep, sub, sel, rng, legal, nlegal = es
-    order, modes = cfg[0], cfg[2]
-    obs, mask, player, rewards, done = outs[0], outs[1], outs[2], outs[3], outs[4]
+    order, modes = cfg.order, cfg.modes
+    obs, mask, player, rewards, done = outs.obs, outs.mask, outs.player, outs.rewards, outs.done
     nb = board.shape[0]
     for b in range(nb):
         a = actions[b]
@@ -316,7 +359,7 @@ def random_move_actions(es, mask, player, rng, out):
     square is uniform; -1 for a game without a legal action.
     ``rng: uint64[B]`` is the per-game generator (the env's action generator).
     """
-    phase, sub, legal, nlegal = es[3], es[5], es[8], es[9]
+    phase, sub, legal, nlegal = es.phase, es.sub, es.legal, es.nlegal
     for b in range(mask.shape[0]):
         if phase[b] == 0 and sub[b] == 0 and mask[b].any():
             s = legal[b, randint(rng, b, nlegal[b]), 0]

@@ -22,6 +22,8 @@ planes      content
 
 from __future__ import annotations
 
+import numpy as np
+
 NUM_PLANES = 82
 P_LAKE = 0
 P_PRIVATE = 1
@@ -38,3 +40,10 @@ P_SELECTED = 81
 #: Denominators used when a variant disables a draw limit (the paper's values).
 DEFAULT_MAX_MOVES = 2000
 DEFAULT_MAX_NO_ATTACK = 200
+
+
+def counter_scale(variant) -> np.ndarray:
+    """``float32[2]``: the factors of planes ``P_LENGTH`` (moves played) and ``P_NO_ATTACK`` (moves without an
+    attack): one over the ``variant``'s draw limits, or over the paper's defaults where a limit is off."""
+    return np.array([1.0 / (variant.max_moves or DEFAULT_MAX_MOVES),
+                     1.0 / (variant.max_moves_without_attack or DEFAULT_MAX_NO_ATTACK)], np.float32)

@@ -9,7 +9,7 @@ from ..game import kernels as GK
 from . import kernels as K
 from .actions import NUM_ACTIONS, IllegalActionError, deploy_order
 from .encode import encode
-from .planes import DEFAULT_MAX_MOVES, DEFAULT_MAX_NO_ATTACK, NUM_MOVE_PLANES, NUM_PLANES
+from .planes import NUM_MOVE_PLANES, NUM_PLANES, counter_scale
 from .setups import SetupSource, source_code
 
 
@@ -97,12 +97,11 @@ class VectorEnv:
         pools = [s.setups if modes[i] == K.SRC_POOL else np.zeros((0, 100), np.int8) for i, s in enumerate(pair)]
         pool_hi = np.cumsum([len(p) for p in pools]).astype(np.int64)
         pool_lo = pool_hi - np.array([len(p) for p in pools], dtype=np.int64)
-        scale = np.array([1.0 / (self.variant.max_moves or DEFAULT_MAX_MOVES),
-                          1.0 / (self.variant.max_moves_without_attack or DEFAULT_MAX_NO_ATTACK)], np.float32)
+        scale = counter_scale(self.variant)
         self.deploy_order = deploy_order(self.variant)
-        self._cfg = (self.deploy_order, self.state.deploy[0], modes,
-                     np.ascontiguousarray(np.concatenate(pools + [np.zeros((1, 100), np.int8)])),
-                     pool_lo, pool_hi, scale)
+        self._cfg = K.EnvConfig(self.deploy_order, self.state.deploy[0], modes,
+                                np.ascontiguousarray(np.concatenate(pools + [np.zeros((1, 100), np.int8)])),
+                                pool_lo, pool_hi, scale)
 
         self.obs = np.zeros((b, NUM_PLANES, 10, 10), dtype=np.float32)
         self.mask = np.zeros((b, NUM_ACTIONS), dtype=bool)
@@ -112,8 +111,8 @@ class VectorEnv:
         self.winner = np.full(b, -1, dtype=np.int8)
         self.termination = np.zeros(b, dtype=np.int8)
         self.length = np.zeros(b, dtype=np.int32)
-        self._outs = (self.obs.reshape(b, NUM_PLANES, 100), self.mask, self.player, self.rewards,
-                      self.done, self.winner, self.termination, self.length)
+        self._outs = K.Outputs(self.obs.reshape(b, NUM_PLANES, 100), self.mask, self.player, self.rewards,
+                               self.done, self.winner, self.termination, self.length)
 
         self.setup = np.full((b, 2, 100), -1, dtype=np.int8)
         self.moves = np.zeros((b, NUM_MOVE_PLANES, 3), dtype=np.int16)
@@ -128,9 +127,9 @@ class VectorEnv:
         self._legal = np.zeros((b, GK.MAX_MOVES, 2), dtype=np.int16)
         self._nlegal = np.zeros(b, dtype=np.int32)
         s = self.state
-        self._st = (s.board, s.flags, s.meta, s.hist, s.zob, s.chase, s.rules, s.lakes)
-        self._es = (self.setup, self.moves, self.move_count, self.deploying, self._dstep, self.substep,
-                    self.selected, self._rng, self._legal, self._nlegal)
+        self._st = K.EngineState(s.board, s.flags, s.meta, s.hist, s.zob, s.chase, s.rules, s.lakes)
+        self._es = K.EnvState(self.setup, self.moves, self.move_count, self.deploying, self._dstep, self.substep,
+                              self.selected, self._rng, self._legal, self._nlegal)
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -161,7 +160,7 @@ class VectorEnv:
 
     def resume(self, b: int, moves: np.ndarray) -> None:
         """Continue in slot ``b`` the play-phase position the caller has written into ``state[b]``
-        (board, flags, meta, repetition state: e.g. ``agents.determinize.load_determinization``).
+        (board, flags, meta, repetition state: e.g. ``infostate.determinize.load_determinization``).
 
         The slot goes to the select step of the player to move, with a fresh mask and observation;
         its ``setup`` row is left as it was (no record is kept of a resumed game's deployment).
@@ -169,7 +168,7 @@ class VectorEnv:
         Args:
             b: the slot.
             moves: ``int16[n, 3]``: the game's last moves (from, to, attacker type or -1), oldest
-                first, as ``testtime.lookahead.move_rows`` gives them; only the last 40 are kept.
+                first, as ``infostate.observe.move_rows`` gives them; only the last 40 are kept.
 
         Raises:
             IndexError: ``b`` is not a slot.
@@ -242,5 +241,5 @@ class VectorEnv:
         mine = int(self.player[b]) == player
         encode(self.state.board, self.state.flags, m[b, GK.M_PLY], m[b, GK.M_SINCE_ATTACK], self.moves,
                self.move_count, bool(self.deploying[b]), int(self.substep[b]) if mine else 0,
-               int(self.selected[b]), self._cfg[6], b, player, out.reshape(1, NUM_PLANES, 100)[0])
+               int(self.selected[b]), self._cfg.scale, b, player, out.reshape(1, NUM_PLANES, 100)[0])
         return out

@@ -56,3 +56,9 @@ def owners(board: np.ndarray) -> np.ndarray:
 def types(board: np.ndarray) -> np.ndarray:
     """``int8`` array shaped like ``board``: each square's piece type, -1 where there is no piece."""
     return np.where(board > 0, type_of(board), -1).astype(np.int8)
+
+
+def placements(board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Red's and Blue's pieces of ``board``: two ``int8[100]`` arrays of piece types, -1 elsewhere (as ``Game`` takes)."""
+    kind = types(board)
+    return tuple(np.where(is_piece_of(board, p), kind, -1).astype(np.int8) for p in (0, 1))

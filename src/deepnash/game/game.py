@@ -9,7 +9,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import kernels as K
-from .codes import owner_of, type_of
+from .codes import owner_of, placements, type_of
 from .errors import GameOverError, IllegalMoveError
 from .pieces import PIECE_NAMES, PLAYER_NAMES
 from .squares import parse_square, square_name
@@ -144,6 +144,27 @@ class Game:
         """
         v = get_variant(variant)
         return cls(v, deployment(v, 0, red), deployment(v, 1, blue))
+
+    @classmethod
+    def from_state(cls, variant: Variant | str, board: np.ndarray, flags: np.ndarray | None = None, *, turn: int,
+                   **counters) -> "Game":
+        """A game that continues from a complete position (``BatchState.load``'s arguments).
+
+        ``setups`` holds the two placements when ``ply`` is 0, else ``None``; the
+        move stack is empty.
+
+        Raises:
+            InvalidPositionError: as ``BatchState.load``.
+        """
+        g = cls.__new__(cls)
+        g.variant = get_variant(variant)
+        g.state = BatchState(1, g.variant)
+        g.state.load(0, board, flags, turn=turn, **counters)
+        g.setups = placements(g.state.board[0]) if counters.get("ply", 0) == 0 else None
+        g.move_stack = []
+        g._resigned = None
+        g._buf = np.empty((K.MAX_MOVES, 2), dtype=np.int16)
+        return g
 
     @classmethod
     def from_diagram(cls, text: str, variant: Variant | str = "classic", turn: int = 0) -> "Game":

@@ -536,24 +536,31 @@ def check_stuck(board, meta, hist, zob, chase, rules, b):
 
 
 @njit(cache=True)
+def board_hash(board, b):
+    """The Zobrist hash ``uint64`` of board ``b``'s piece placement (``apply_move`` keeps ``zob`` equal to it)."""
+    h = np.uint64(0)
+    for sq in range(100):
+        v = board[b, sq]
+        if v > 0:
+            h ^= ZOBRIST[sq, v]
+    return h
+
+
+@njit(cache=True)
 def reset_game(board, flags, meta, hist, zob, chase, rules, lakes, b, red, blue):
     """Start game ``b`` from two deployments: ``red``/``blue: int8[100]`` of piece types (-1 empty),
     absolute squares, already validated."""
-    h = np.uint64(0)
     for sq in range(100):
         flags[b, sq] = 0
         if red[sq] >= 0:
-            v = code_of(0, red[sq])
+            board[b, sq] = code_of(0, red[sq])
         elif blue[sq] >= 0:
-            v = code_of(1, blue[sq])
+            board[b, sq] = code_of(1, blue[sq])
         else:
-            v = EMPTY
-        board[b, sq] = v
-        if v > 0:
-            h ^= ZOBRIST[sq, v]
+            board[b, sq] = EMPTY
     for i in range(lakes.shape[0]):
         board[b, lakes[i]] = LAKE
-    zob[b] = h
+    zob[b] = board_hash(board, b)
     meta[b, :] = 0
     meta[b, M_WINNER] = -1
     meta[b, M_LAST_FROM] = -1

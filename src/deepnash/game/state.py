@@ -3,13 +3,35 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 
 from . import kernels as K
-from .errors import InvalidSetupError
-from .pieces import NUM_TYPES, PIECE_NAMES, PLAYER_NAMES
+from .codes import LAKE, MAX_CODE, is_piece_of, types
+from .errors import InvalidPositionError, InvalidSetupError
+from .pieces import BOMB, FLAG, NUM_TYPES, PIECE_CHARS, PIECE_NAMES, PLAYER_NAMES
+from .squares import square_name
 from .variant import Variant, get_variant
+
+
+class Chase(NamedTuple):
+    """A running chase of the more-squares rule (``kernels`` module docstring)."""
+
+    chaser: int  #: the chasing player
+    square: int  #: the square of the chasing piece after its last threat
+    boards: int  #: boards recorded since the chase began
+    keys: Sequence[int]  #: their Zobrist hashes in ring order (``min(boards, CHASE_CAPACITY)`` of them)
+
+
+class LastMove(NamedTuple):
+    """The last move played, as ``meta`` keeps it (attacker and defender types -1 when there was no battle)."""
+
+    from_sq: int
+    to_sq: int
+    attacker: int = -1
+    defender: int = -1
+    result: int = K.RESULT_MOVE
 
 
 class BatchState:
@@ -66,6 +88,86 @@ class BatchState:
             m[K.M_WINNER] = -1
             m[K.M_TERMINATION] = K.TERM_NONE
             K.check_stuck(*self.arrays, b)
+
+    def load(self, b: int, board: np.ndarray, flags: np.ndarray | None = None, *, turn: int, ply: int = 0,
+             moves_since_attack: int = 0, history: np.ndarray | None = None, chase: Chase | None = None,
+             last_move: LastMove | None = None) -> None:
+        """Put a complete position into game ``b``: the one way to build a state other than ``reset``.
+
+        Args:
+            board: ``int8[100]`` board codes (``codes``).
+            flags: ``uint8[100]`` ``REVEALED``/``MOVED`` bits (default: every piece hidden and unmoved).
+            turn: the player to move, 0 Red or 1 Blue.
+            ply, moves_since_attack: the move counters.
+            history: ``int[2, n, 2]``, each player's last ``n <= HISTORY`` moves (from, to), newest
+                first, -1 for none (the two-squares rule); default none.
+            chase: the running chase of the more-squares rule, if any.
+            last_move: the move that led here, if any.
+
+        The Zobrist hash is computed from the board.  The game ends at once when
+        the player to move has no legal move, as in play.
+
+        Raises:
+            InvalidPositionError: a part that breaks the state's invariants; the
+                message starts with the part (``board``, ``flags``, ``turn``,
+                ``counters``, ``history``, ``chase``).
+        """
+        board = np.asarray(board)
+        flags = np.zeros(100, np.uint8) if flags is None else np.asarray(flags)
+        self._check(board, flags, turn, ply, moves_since_attack, history, chase)
+        self.board[b] = board
+        self.flags[b] = flags
+        self.zob[b] = K.board_hash(self.board, b)
+        m = self.meta[b]
+        m[:] = 0
+        m[K.M_TO_MOVE], m[K.M_PLY], m[K.M_SINCE_ATTACK], m[K.M_WINNER] = turn, ply, moves_since_attack, -1
+        last = LastMove(-1, -1, result=K.RESULT_MOVE) if last_move is None else last_move
+        m[K.M_LAST_FROM], m[K.M_LAST_TO], m[K.M_LAST_ATTACKER], m[K.M_LAST_DEFENDER], m[K.M_LAST_RESULT] = last
+        self.hist[b] = -1
+        if history is not None:
+            self.hist[b, :, : history.shape[1]] = history
+        self.chase[b] = 0
+        if chase is not None:
+            m[K.M_CHASE], m[K.M_CHASER], m[K.M_CHASE_SQ], m[K.M_CHASE_N] = 1, chase.chaser, chase.square, chase.boards
+            self.chase[b, : len(chase.keys)] = np.asarray(chase.keys, dtype=np.uint64)
+        K.check_stuck(*self.arrays, b)
+
+    def _check(self, board, flags, turn, ply, since_attack, history, chase) -> None:
+        v = self.variant
+        if board.shape != (100,) or flags.shape != (100,):
+            raise InvalidPositionError(f"board: board and flags must have 100 squares, got {board.shape} and {flags.shape}")
+        if board.min() < LAKE or board.max() > MAX_CODE:
+            sq = int(np.flatnonzero((board < LAKE) | (board > MAX_CODE))[0])
+            raise InvalidPositionError(f"board: {square_name(sq)} holds {int(board[sq])}, not a board code")
+        for sq in np.flatnonzero((board == LAKE) != np.isin(np.arange(100), v.lakes)):
+            raise InvalidPositionError(f"board: {square_name(int(sq))} {'is' if board[sq] == LAKE else 'is not'} "
+                                       f"a lake, but {v.name} says otherwise")
+        kinds = types(board)
+        for p in (0, 1):
+            counts = np.bincount(kinds[is_piece_of(board, p)], minlength=NUM_TYPES)
+            for t in np.flatnonzero(counts > np.asarray(v.piece_counts)):
+                raise InvalidPositionError(f"board: {PLAYER_NAMES[p]} has {counts[t]} of piece {PIECE_CHARS[t]}, "
+                                           f"{v.name} has {v.piece_counts[t]}")
+        for sq in np.flatnonzero((flags != 0) & (board <= 0)):
+            raise InvalidPositionError(f"flags: {square_name(int(sq))} has flags {int(flags[sq])} but holds no piece")
+        for sq in np.flatnonzero(flags & ~np.uint8(K.REVEALED | K.MOVED)):
+            raise InvalidPositionError(f"flags: {square_name(int(sq))} has flags {int(flags[sq])}, not 0..3")
+        for sq in np.flatnonzero((flags & K.MOVED).astype(bool) & ((kinds == FLAG) | (kinds == BOMB))):
+            raise InvalidPositionError(f"flags: the Flag or Bomb on {square_name(int(sq))} cannot have moved")
+        if turn not in (0, 1):
+            raise InvalidPositionError(f"turn: {turn!r} is neither 0 (Red) nor 1 (Blue)")
+        if not 0 <= since_attack <= ply:
+            raise InvalidPositionError(f"counters: {since_attack} moves without an attack but only {ply} moves played")
+        if history is not None:
+            history = np.asarray(history)
+            if history.ndim != 3 or history.shape[0] != 2 or history.shape[1] > K.HISTORY or history.shape[2] != 2:
+                raise InvalidPositionError(f"history: shape {history.shape}, expected (2, n <= {K.HISTORY}, 2)")
+            if history.min(initial=0) < -1 or history.max(initial=0) > 99:
+                raise InvalidPositionError("history: squares must be 0..99, or -1 for none")
+        if chase is not None and (chase.chaser not in (0, 1) or not 0 <= chase.square < 100 or chase.boards < 1
+                                  or len(chase.keys) != min(chase.boards, K.CHASE_CAPACITY)):
+            raise InvalidPositionError(f"chase: {len(chase.keys)} hashes for {chase.boards} boards recorded "
+                                       f"(chaser {chase.chaser}, square {chase.square})")
 
     def copy_game(self, src: int, dst: int, other: "BatchState | None" = None) -> None:
         """Copy game ``src`` of this batch into slot ``dst`` of ``other`` (default: this batch)."""

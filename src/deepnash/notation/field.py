@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..game.codes import EMPTY, LAKE, code_of, is_piece_of, types
+from ..game.codes import EMPTY, LAKE, code_of, placements
 from ..game.pieces import BOMB, FLAG
 from ..game.squares import square_name
 
@@ -78,8 +78,7 @@ def field_placements(text: str) -> tuple[np.ndarray, np.ndarray]:
     Raises:
         ValueError: as ``parse_field``.
     """
-    board = parse_field(text)
-    return tuple(np.where(is_piece_of(board, p), types(board), -1).astype(np.int8) for p in (0, 1))
+    return placements(parse_field(text))
 
 
 def placements_field(red: np.ndarray, blue: np.ndarray, lakes: tuple[int, ...]) -> str:

@@ -38,11 +38,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..game import kernels as K
-from ..game.codes import is_piece_of, type_of, types
 from ..game.errors import InvalidMoveError, InvalidPositionError
 from ..game.game import Game, Move, Outcome, Termination
-from ..game.pieces import BOMB, FLAG, NUM_TYPES, PIECE_CHARS
+from ..game.pieces import PIECE_CHARS
 from ..game.squares import parse_square, square_name
+from ..game.state import Chase, LastMove
 from ..game.variant import VARIANTS, Variant
 from .field import format_field, parse_field
 
@@ -95,31 +95,28 @@ def game_from_position(text: str, variant: Variant | None = None) -> Game:
     if len(fields) != NUM_FIELDS:
         raise InvalidPositionError(f"a position has {NUM_FIELDS} space-separated fields, got {len(fields)}")
     v = _parse_variant(fields[0], variant)
-    board = _parse_board(fields[1], v)
-    flags = _parse_flags(fields[2], board)
-    g = Game(v, seed=0)
-    s = g.state
-    s.board[0] = board
-    s.flags[0] = flags
-    s.zob[0] = _zobrist(board)
-    meta = s.meta[0]
-    meta[:] = 0
-    meta[K.M_TO_MOVE] = _parse_side(fields[3], "side to move")
-    meta[K.M_PLY] = _parse_count(fields[4], "ply")
-    meta[K.M_SINCE_ATTACK] = _parse_count(fields[5], "moves without an attack")
-    if meta[K.M_SINCE_ATTACK] > meta[K.M_PLY]:
-        raise InvalidPositionError(f"field 6: {fields[5]} moves without an attack but only {fields[4]} moves played")
-    _parse_history(fields[6], s.hist[0])
-    _parse_chase(fields[7], meta, s.chase[0])
-    _parse_last(fields[8], meta)
-    resigned = _parse_result(fields[9], meta)
-    g.move_stack = []
-    g.setups = _setups(board) if meta[K.M_PLY] == 0 else None
+    try:
+        board = parse_field(_grid(fields[1], "field 2 (board)"))
+    except ValueError as e:
+        raise InvalidPositionError(f"field 2 (board): {e}") from None
+    try:
+        g = Game.from_state(
+            v, board, _parse_flags(fields[2]), turn=_parse_side(fields[3], "side to move"),
+            ply=_parse_count(fields[4], "ply"), moves_since_attack=_parse_count(fields[5], "moves without an attack"),
+            history=_parse_history(fields[6]), chase=_parse_chase(fields[7]), last_move=_parse_last(fields[8]),
+        )
+    except InvalidPositionError as e:
+        part, _, why = str(e).partition(": ")
+        raise InvalidPositionError(f"{_FIELD_OF_PART.get(part, part)}: {why}") from None
+    resigned = _parse_result(fields[9], g.state.meta[0])
     if resigned is not None:
         g.resign(resigned)
-    elif not meta[K.M_DONE]:
-        K.check_stuck(*s.arrays, 0)
     return g
+
+
+#: ``BatchState.load``'s name of a part -> the field of the position string that holds it.
+_FIELD_OF_PART = {"board": "field 2 (board)", "flags": "field 3 (flags)", "counters": "field 6",
+                  "history": "field 7 (history)", "chase": "field 8 (chase)"}
 
 
 # -- variant -------------------------------------------------------------------
@@ -163,55 +160,12 @@ def _grid(text: str, what: str) -> str:
     return "".join(rows)
 
 
-def _parse_board(text: str, v: Variant) -> np.ndarray:
-    try:
-        board = parse_field(_grid(text, "field 2 (board)"))
-    except ValueError as e:
-        raise InvalidPositionError(f"field 2 (board): {e}") from None
-    for sq in range(100):
-        if (board[sq] == K.LAKE) != (sq in v.lakes):
-            raise InvalidPositionError(
-                f"field 2 (board): {square_name(sq)} {'is' if board[sq] == K.LAKE else 'is not'} "
-                f"a lake, but {v.name} says otherwise"
-            )
-    for p in (0, 1):
-        counts = np.bincount(types(board)[is_piece_of(board, p)], minlength=NUM_TYPES)
-        for t in range(NUM_TYPES):
-            if counts[t] > v.piece_counts[t]:
-                raise InvalidPositionError(
-                    f"field 2 (board): {'Red' if p == 0 else 'Blue'} has {counts[t]} of piece "
-                    f"{PIECE_CHARS[t]}, {v.name} has {v.piece_counts[t]}"
-                )
-    return board
-
-
-def _parse_flags(text: str, board: np.ndarray) -> np.ndarray:
+def _parse_flags(text: str) -> np.ndarray:
     cells = _grid(text, "field 3 (flags)")
-    flags = np.zeros(100, dtype=np.uint8)
     for sq, ch in enumerate(cells):
         if ch not in "0123":
             raise InvalidPositionError(f"field 3 (flags): {ch!r} at {square_name(sq)} is not a digit 0..3")
-        f = int(ch)
-        if f and board[sq] <= 0:
-            raise InvalidPositionError(f"field 3 (flags): {square_name(sq)} has flags {f} but holds no piece")
-        if f & K.MOVED and type_of(board[sq]) in (FLAG, BOMB):
-            raise InvalidPositionError(f"field 3 (flags): the Flag or Bomb on {square_name(sq)} cannot have moved")
-        flags[sq] = f
-    return flags
-
-
-def _zobrist(board: np.ndarray) -> np.uint64:
-    h = np.uint64(0)
-    for sq in np.flatnonzero(board > 0):
-        h ^= K.ZOBRIST[sq, board[sq]]
-    return h
-
-
-def _setups(board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    placed = []
-    for p in (0, 1):
-        placed.append(np.where(is_piece_of(board, p), types(board), -1).astype(np.int8))
-    return placed[0], placed[1]
+    return np.array([int(ch) for ch in cells], dtype=np.uint8)
 
 
 # -- counters, history, chase ------------------------------------------------------
@@ -239,17 +193,18 @@ def _format_history(hist: np.ndarray) -> str:
     return ",".join(moves) or "-"
 
 
-def _parse_history(text: str, hist: np.ndarray) -> None:
+def _parse_history(text: str) -> np.ndarray:
     players = text.split("/")
     if len(players) != 2:
         raise InvalidPositionError(f"field 7 (history): expected Red's and Blue's moves joined by '/', got {text!r}")
-    hist[:] = -1
+    hist = np.full((2, K.HISTORY, 2), -1, dtype=np.int8)
     for p, part in enumerate(players):
         moves = [] if part == "-" else part.split(",")
         if len(moves) > K.HISTORY:
             raise InvalidPositionError(f"field 7 (history): {len(moves)} moves for one player, at most {K.HISTORY}")
         for k, m in enumerate(moves):
             hist[p, k] = _parse_move(m, "field 7 (history)")
+    return hist
 
 
 def _format_chase(meta: np.ndarray, chase: np.ndarray) -> str:
@@ -260,27 +215,23 @@ def _format_chase(meta: np.ndarray, chase: np.ndarray) -> str:
     return f"{SIDES[int(meta[K.M_CHASER])]}:{square_name(int(meta[K.M_CHASE_SQ]))}:{n}:{keys}"
 
 
-def _parse_chase(text: str, meta: np.ndarray, chase: np.ndarray) -> None:
+def _parse_chase(text: str) -> Chase | None:
     if text == "-":
-        return
+        return None
     parts = text.split(":")
     if len(parts) != 4:
         raise InvalidPositionError(f"field 8 (chase): expected chaser:square:count:hashes, got {text!r}")
-    meta[K.M_CHASE] = 1
-    meta[K.M_CHASER] = _parse_side(parts[0], "field 8 (chase)")
+    chaser = _parse_side(parts[0], "field 8 (chase)")
     try:
-        meta[K.M_CHASE_SQ] = parse_square(parts[1])
+        square = parse_square(parts[1])
     except InvalidMoveError as e:
         raise InvalidPositionError(f"field 8 (chase): {e}") from None
     n = _parse_count(parts[2], "field 8 (chase)")
     keys = parts[3].split(",")
-    if n < 1 or len(keys) != min(n, K.CHASE_CAPACITY):
-        raise InvalidPositionError(f"field 8 (chase): {len(keys)} hashes for {n} boards recorded")
-    meta[K.M_CHASE_N] = n
     for i, h in enumerate(keys):
         if len(h) != 16 or any(c not in "0123456789abcdef" for c in h):
             raise InvalidPositionError(f"field 8 (chase): hash {i + 1} ({h!r}) is not 16 hex digits")
-        chase[i] = np.uint64(int(h, 16))
+    return Chase(chaser, square, n, [int(h, 16) for h in keys])
 
 
 # -- last move, result -----------------------------------------------------------
@@ -294,20 +245,16 @@ def _format_last(meta: np.ndarray) -> str:
     return text
 
 
-def _parse_last(text: str, meta: np.ndarray) -> None:
-    meta[K.M_LAST_FROM] = meta[K.M_LAST_TO] = meta[K.M_LAST_ATTACKER] = meta[K.M_LAST_DEFENDER] = -1
+def _parse_last(text: str) -> LastMove | None:
     if text == "-":
-        return
+        return None
     move, _, battle = text.partition(":")
     m = _parse_move(move, "field 9 (last move)")
-    meta[K.M_LAST_FROM], meta[K.M_LAST_TO] = m.from_sq, m.to_sq
     if not battle:
-        return
+        return LastMove(m.from_sq, m.to_sq)
     if len(battle) != 3 or battle[0] not in PIECE_CHARS or battle[1] not in PIECE_CHARS or battle[2] not in "1234":
         raise InvalidPositionError(f"field 9 (last move): {battle!r} is not attacker, defender, result (e.g. 3B1)")
-    meta[K.M_LAST_ATTACKER] = PIECE_CHARS.index(battle[0])
-    meta[K.M_LAST_DEFENDER] = PIECE_CHARS.index(battle[1])
-    meta[K.M_LAST_RESULT] = int(battle[2])
+    return LastMove(m.from_sq, m.to_sq, PIECE_CHARS.index(battle[0]), PIECE_CHARS.index(battle[1]), int(battle[2]))
 
 
 def result_string(outcome: Outcome | None) -> str:
@@ -319,7 +266,6 @@ def result_string(outcome: Outcome | None) -> str:
 
 def _parse_result(text: str, meta: np.ndarray) -> int | None:
     """Set the kernels' end fields; returns the player who resigned, if that is how it ended."""
-    meta[K.M_WINNER] = -1
     if text == "*":
         return None
     term, _, who = text.partition(":")

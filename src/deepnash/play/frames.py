@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..agents.base import MoveRecord, push_recorded
-from ..agents.beliefs import losses
+from ..infostate.view import MoveRecord, push_recorded
+from ..infostate.beliefs import losses
 from ..game import kernels as K
 from ..game.errors import RecordError
 from ..game.game import BattleResult, Game

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..agents.base import Agent, MoveRecord, PlayerView, push_recorded
-from ..agents.beliefs import losses
+from ..agents.base import Agent
+from ..infostate.view import MoveRecord, PlayerView, push_recorded
+from ..infostate.beliefs import losses
 from ..agents.registry import AgentSpecError, make_agent
 from ..game import BattleResult, Game, Move, Outcome, Variant, get_variant
 from ..game.errors import GameInProgressError, GameOverError, IllegalMoveError

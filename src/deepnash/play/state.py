@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..agents.base import UNKNOWN
+from ..infostate.view import UNKNOWN
 from ..game.pieces import PLAYER_NAMES
 from .match import HumanMatch, describe_move, describe_outcome
 

@@ -7,14 +7,14 @@ learner's projection with the test-time parameters), ``eagerness``,
 (belief-sampled rollouts and a regularised policy-improvement step, the
 network agent's ``search=on``); ``layer``
 ties them together for the network agent, ``explain`` logs each decision and
-``config`` holds the switches (``TestTimeConfig``, ``parse_options``).
+``config`` holds the switches and parameters (``TestTimeConfig``).
 """
 
-from .config import LAYERS, TestTimeConfig, TestTimeOptionError, parse_options
+from .config import LAYERS, TestTimeConfig
 from .explain import DecisionLog, LayerEffect, explain_to, format_decision
 from .layer import LayerStats, TestTimeLayer, TurnPlan
 
 __all__ = [
     "LAYERS", "DecisionLog", "LayerEffect", "LayerStats", "TestTimeConfig", "TestTimeLayer",
-    "TestTimeOptionError", "TurnPlan", "explain_to", "format_decision", "parse_options",
+    "TurnPlan", "explain_to", "format_decision",
 ]

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..agents.base import PlayerView
+from ..infostate.view import PlayerView
 from ..env.actions import action_to_square, square_to_action
 from ..env.planes import P_NO_ATTACK
 from ..game import Move

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..agents.base import MoveRecord, PlayerView
-from ..agents.beliefs import FIGHT
+from ..infostate.view import MoveRecord, PlayerView
+from ..infostate.beliefs import FIGHT
 from ..env.planes import NUM_PLANES, P_PUB_OPP, P_PUB_OWN
 from ..game import Move
 from ..game import kernels as K

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..agents.base import MoveRecord, PlayerView
-from ..agents.beliefs import losses
+from ..infostate.view import MoveRecord, PlayerView
+from ..infostate.beliefs import losses
 from ..game import kernels as K
 from ..game.pieces import BOMB, FLAG, NUM_TYPES, SCOUT
 

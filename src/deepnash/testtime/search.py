@@ -28,13 +28,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..agents.base import PlayerView
-from ..agents.determinize import load_determinization, sample_hidden
-from ..agents.setup_stats import deployment_weights
+from ..infostate.view import PlayerView
+from ..infostate.determinize import load_determinization, sample_hidden
+from ..infostate.setup_stats import deployment_weights
 from ..env.actions import square_to_action
 from ..env.vector import VectorEnv
 from ..game import Move
-from .lookahead import move_rows
+from ..infostate.observe import move_rows
 from .memory import MemoryHeuristic
 
 #: ``obs float32[N, 82, 10, 10] -> (logits float32[N, 100], value float32[N])``: the network.
@@ -57,7 +57,7 @@ class SearchConfig:
         rounds: most rounds per move (0: as many as the time allows).
         alpha: step size of the improvement.
         tau: its regularisation temperature (towards the prior).
-        threshold: the rollout policies drop actions below this probability and renormalise, as
+        rollout_threshold: the rollout policies drop actions below this probability and renormalise, as
             the test-time layer's thresholding does for the agent's own play (0: the raw policy).
     """
 
@@ -68,7 +68,7 @@ class SearchConfig:
     rounds: int = 0
     alpha: float = 3.0
     tau: float = 0.0
-    threshold: float = 0.03
+    rollout_threshold: float = 0.03
 
     def __post_init__(self) -> None:
         for name in ("samples", "candidates"):
@@ -76,8 +76,8 @@ class SearchConfig:
                 raise ValueError(f"search {name} must be at least 1, got {getattr(self, name)}")
         if self.depth < 0 or self.rounds < 0:
             raise ValueError(f"search depth and rounds must be >= 0, got {self.depth} and {self.rounds}")
-        if not 0 <= self.threshold < 1:
-            raise ValueError(f"search threshold must be in [0, 1), got {self.threshold}")
+        if not 0 <= self.rollout_threshold < 1:
+            raise ValueError(f"search rollout_threshold must be in [0, 1), got {self.rollout_threshold}")
         if not self.seconds > 0 or not self.alpha >= 0 or not self.tau >= 0:
             raise ValueError(f"search needs seconds > 0, alpha >= 0 and tau >= 0, got "
                              f"{self.seconds}, {self.alpha}, {self.tau}")
@@ -225,7 +225,7 @@ class Search:
                 break
             actions = np.zeros(k * m, dtype=np.int64)
             logits, _ = self.net(env.obs[live])
-            actions[live] = _sample(logits, env.mask[live], rng, cfg.threshold)
+            actions[live] = _sample(logits, env.mask[live], rng, cfg.rollout_threshold)
             self._step(env, actions, result, me)
         live = np.isnan(result)
         if live.any():

@@ -20,7 +20,7 @@ Our reading, in terms of piece identities (``PublicBoard.piece``):
 
 from __future__ import annotations
 
-from ..agents.base import PlayerView
+from ..infostate.view import PlayerView
 from ..game import Move
 from .public import EMPTY, PublicBoard
 

@@ -34,12 +34,13 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ..agents.base import MoveRecord, PlayerView, push_recorded
-from ..agents.beliefs import FIGHT, IMMOVABLE
+from ..infostate.view import MoveRecord, PlayerView, push_recorded
+from ..infostate.beliefs import FIGHT, IMMOVABLE
 from ..game import Game, IllegalMoveError, Move
 from ..game import kernels as K
 from ..game.pieces import BOMB, FLAG, SCOUT
-from .lookahead import move_rows, observe, position
+from ..infostate.determinize import position
+from ..infostate.observe import move_rows, observe
 from .public import EMPTY, PublicBoard
 
 ValueFn = Callable[[np.ndarray], np.ndarray]
@@ -186,7 +187,7 @@ def value_bounds(
     Args:
         view: the agent's view, the agent to move.
         value_fn: ``float32[N, 82, 10, 10] -> float32[N]``, the value of each
-            observation (``lookahead.observe``, select step) for the player it
+            observation (``infostate.observe.observe``, select step) for the player it
             belongs to: the value head, in [-1, 1].  Wrap it to change the
             network's input (e.g. eagerness) for every position alike.
         eps_vb: the margin (paper: 0.05).

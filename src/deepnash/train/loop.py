@@ -24,7 +24,7 @@ from ..nn import DeepNashNet
 from ..rnad import RNaDLearner
 from . import distributed
 from .batch import to_trajectory
-from .checkpoint import (CheckpointError, join_tensors, load_checkpoint, save_agent, save_checkpoint, starting_weights,
+from ..nn.checkpoint import (CheckpointError, join_tensors, load_checkpoint, save_agent, save_checkpoint, starting_weights,
                          split_tensors)
 from .config import TrainConfig
 from .evaluate import versus_random

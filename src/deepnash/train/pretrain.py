@@ -28,7 +28,7 @@ from torch.nn import functional as F
 
 from .. import __version__
 from ..nn import DeepNashNet, get_preset, masked_log_policy
-from .checkpoint import (
+from ..nn.checkpoint import (
     CheckpointError, join_tensors, load_checkpoint, save_checkpoint, split_tensors, starting_weights,
 )
 from .evaluate import versus_random

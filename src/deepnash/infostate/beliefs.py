@@ -19,7 +19,7 @@ import numpy as np
 
 from ..game import kernels as K
 from ..game.pieces import BOMB, FLAG, MARSHAL, MINER, NUM_TYPES, SPY
-from .base import MoveRecord, PlayerView
+from .view import MoveRecord, PlayerView
 
 IMMOVABLE = np.array([t in (FLAG, BOMB) for t in range(NUM_TYPES)])
 

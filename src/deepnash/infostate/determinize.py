@@ -13,12 +13,17 @@ some types while the counts stay exact.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 import numpy as np
 
+from ..game import Game
 from ..game import kernels as K
+from ..game.codes import EMPTY, LAKE, code_of
+from ..game.pieces import NUM_TYPES
 from ..game.state import BatchState
-from .base import PlayerView
 from .beliefs import IMMOVABLE, hidden_counts
+from .view import MoveRecord, PlayerView
 
 
 def sample_hidden(view: PlayerView, rng: np.random.Generator, weights: np.ndarray | None = None,
@@ -67,29 +72,85 @@ def sample_hidden(view: PlayerView, rng: np.random.Generator, weights: np.ndarra
     return out
 
 
-def load_determinization(view: PlayerView, opponent: np.ndarray, state: BatchState, slot: int) -> None:
-    """Write the complete state (``view`` plus opponent types ``opponent: int8[100]``) into ``state[slot]``.
+def history_array(records: Sequence[MoveRecord]) -> np.ndarray:
+    """``int8[2, HISTORY, 2]``: each player's last ``kernels.HISTORY`` moves (from, to), newest first, -1 for
+    none, as ``BatchState.hist`` keeps them for the two-squares rule."""
+    hist = np.full((2, K.HISTORY, 2), -1, dtype=np.int8)
+    for p in (0, 1):
+        mine = [r.move for r in reversed(records) if r.player == p][: K.HISTORY]
+        for k, m in enumerate(mine):
+            hist[p, k] = (m.from_sq, m.to_sq)
+    return hist
 
-    Flags (revealed, moved), side to move, ply and the no-attack counter come
-    from the view; the repetition history starts empty.
+
+def complete_state(view: PlayerView, opponent: np.ndarray) -> dict:
+    """The complete state of ``view`` with the opponent's types ``opponent: int8[100]``, as keyword
+    arguments of ``BatchState.load`` and ``Game.from_state``.
+
+    Flags (revealed, moved), the player to move (``view.player``), the move
+    counters and each player's recent moves (the two-squares rule) come from the
+    view; the more-squares rule's chase state starts empty.
     """
-    board = np.where(view.owner == 2, K.LAKE, 0).astype(np.int8)
+    board = np.where(view.owner == 2, LAKE, EMPTY).astype(np.int8)
     me = view.owner == view.player
     opp = view.owner == 1 - view.player
-    board[me] = 1 + 12 * view.player + view.types[me]
-    board[opp] = 1 + 12 * (1 - view.player) + opponent[opp]
-    state.board[slot] = board
-    state.flags[slot] = np.where(view.revealed, K.REVEALED, 0) | np.where(view.moved, K.MOVED, 0)
-    state.meta[slot] = 0
-    state.meta[slot, K.M_TO_MOVE] = view.player
-    state.meta[slot, K.M_PLY] = view.ply
-    state.meta[slot, K.M_SINCE_ATTACK] = view.moves_since_attack
-    state.meta[slot, K.M_WINNER] = -1
-    state.meta[slot, K.M_LAST_FROM:K.M_LAST_RESULT] = -1
-    state.hist[slot] = -1
-    pieces = np.flatnonzero(board > 0)
-    state.zob[slot] = np.bitwise_xor.reduce(K.ZOBRIST[pieces, board[pieces]]) if len(pieces) else 0
-    state.chase[slot] = 0
+    board[me] = code_of(view.player, view.types[me])
+    board[opp] = code_of(1 - view.player, opponent[opp])
+    on = me | opp
+    flags = (np.where(on & view.revealed, K.REVEALED, 0) | np.where(on & view.moved, K.MOVED, 0)).astype(np.uint8)
+    return dict(board=board, flags=flags, turn=view.player, ply=view.ply, moves_since_attack=view.moves_since_attack,
+                history=history_array(view.history))
+
+
+def load_determinization(view: PlayerView, opponent: np.ndarray, state: BatchState, slot: int) -> None:
+    """Write ``complete_state(view, opponent)`` into ``state[slot]``.
+
+    Raises:
+        InvalidPositionError: ``opponent`` breaks the variant's piece counts or gives a
+            moved piece an immovable type (``BatchState.load``).
+    """
+    state.load(slot, **complete_state(view, opponent))
+
+
+def position(view: PlayerView, fixed: Mapping[int, int] | None = None) -> Game | None:
+    """A game matching ``view``'s public information, ``view.player`` to move.
+
+    The player's own pieces and every revealed opponent piece have their
+    types; each square in ``fixed`` (a hidden opponent piece) gets the given
+    type; the other hidden opponent pieces share out the rest of the
+    opponent's unrevealed pieces (movable types on the pieces that have moved),
+    in a fixed order rather than at random (``complete_state``).
+
+    Returns:
+        The game, or ``None`` when ``fixed`` is impossible under public
+        information (not enough unrevealed pieces of a type, a Bomb or Flag on a
+        piece that has moved, or not enough movable pieces left for the moved ones).
+
+    Raises:
+        ValueError: a ``fixed`` square does not hold a hidden opponent piece.
+    """
+    fixed = dict(fixed or {})
+    opp = 1 - view.player
+    hidden = (view.owner == opp) & ~view.revealed
+    for sq, t in fixed.items():
+        if not hidden[sq]:
+            raise ValueError(f"square {sq} does not hold a hidden opponent piece")
+    pool = hidden_counts(view)
+    types = np.where(view.owner == opp, view.types, -1).astype(np.int8)
+    for sq, t in fixed.items():
+        if pool[t] == 0 or (view.moved[sq] and IMMOVABLE[t]):
+            return None
+        pool[t] -= 1
+        types[sq] = t
+    rest = [int(s) for s in np.flatnonzero(hidden) if s not in fixed]
+    rest.sort(key=lambda s: not view.moved[s])  # moved pieces first: they need movable types
+    order = [t for t in range(NUM_TYPES) if not IMMOVABLE[t]] + [t for t in range(NUM_TYPES) if IMMOVABLE[t]]
+    bag = [t for t in order for _ in range(int(pool[t]))]
+    for sq, t in zip(rest, bag):
+        if view.moved[sq] and IMMOVABLE[t]:
+            return None
+        types[sq] = t
+    return Game.from_state(view.variant, **complete_state(view, types))
 
 
 def determinize(view: PlayerView, rng: np.random.Generator, samples: int = 1, extra_slots: int = 0,
