@@ -195,7 +195,7 @@ def validate_records(
 @app.command("demo")
 def demo(
     game: int = typer.Option(0, help="which Classic or Barrage game of the archives (0 = the first)"),
-    path: str = typer.Option(None, help="Gravon records to take it from (default: ../shared/data/gravon)"),
+    path: str = typer.Option(None, help="Gravon records to take it from (default: $DEEPNASH_GRAVON or the nearest data/gravon folder)"),
 ) -> None:
     """Replay a real game from Gravon's archives and print its moves and final board."""
     from itertools import islice
@@ -305,7 +305,7 @@ def train(
 @app.command("pretrain")
 def pretrain(
     records: list[str] = typer.Argument(None, help="Gravon .xml files, .zip archives or folders "
-                                                   "(default: ../shared/data/gravon; on --resume: the run's own)"),
+                                                   "(default: $DEEPNASH_GRAVON or the nearest data/gravon folder; on --resume: the run's own)"),
     variant: str = typer.Option("classic", help="classic, barrage"),
     preset: str = typer.Option("tiny", help="network preset: tiny, small, paper"),
     minutes: float = typer.Option(None, help="train for this many minutes"),

@@ -15,11 +15,10 @@ import pytest
 from deepnash.env import SetupPool, VectorEnv, move_to_actions
 from deepnash.notation.field import field_placements
 from deepnash.game import RecordError
-from deepnash.notation.gravon import ResultType, read_records
+from deepnash.notation.gravon import ResultType, find_archive_dir, read_records
 from deepnash.notation.replay import record_variant, replay
 
-ARCHIVES = sorted(Path("/work/shared/data/gravon").glob("*.zip")) or sorted(
-    (Path(__file__).parents[2] / "shared" / "data" / "gravon").glob("*.zip"))
+ARCHIVES = sorted((find_archive_dir() or Path("no-gravon-archives")).glob("*.zip"))
 
 
 def replay_through_env(record, variant):

@@ -3,16 +3,17 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from deepnash.cli import app
-from deepnash.notation.gravon import default_archive_dir
+from deepnash.notation.gravon import find_archive_dir
 from deepnash.notation.validate import format_report, validate_records
 from notation_helpers import DATA
 
-ARCHIVES = default_archive_dir()
+ARCHIVES = find_archive_dir() or Path("no-gravon-archives")
 
 
 def test_golden_files():

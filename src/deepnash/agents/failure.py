@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-#: Result codes of the UCC 2012 manager (``spec/ucc_protocol.md``) that a failing side receives.
+#: Result codes of the UCC 2012 manager (``docs/ucc.md``) that a failing side receives.
 FAILURE_CODES = ("ILLEGAL", "BAD_SETUP", "TIMEOUT", "CRASH", "BAD_RESPONSE", "SURRENDER")
 
 

@@ -57,7 +57,7 @@ class NetworkAgent:
         self.net = net.eval()
         self.greedy = greedy
         self.name = name
-        # --- test-time layer (issue 8) ---
+        # --- test-time layer ---
         self.testtime = None if testtime is None else TestTimeLayer(testtime, self._values)
         self.on_decision = None
         self._gen = torch.Generator().manual_seed(0)

@@ -70,12 +70,12 @@ PROVIDERS: dict[str, str] = {
     "montecarlo": "deepnash.agents.montecarlo",
     "mcts": "deepnash.agents.mcts",
     "ucc": "deepnash.agents.ucc",
-    # The network agent (issues 5/8) registers these from its own module.
+    # The network agent registers these from its own module (it imports torch).
     "checkpoint": "deepnash.agents.network_agent",
     "shipped": "deepnash.agents.network_agent",
 }
 
-#: Other names of agents: ``net:PATH`` (issue 6's spelling) is ``checkpoint:PATH``.
+#: Other names of agents: ``net:PATH`` is ``checkpoint:PATH``.
 NAME_ALIASES: dict[str, str] = {"net": "checkpoint"}
 
 

@@ -1,4 +1,4 @@
-"""The UCC 2012 protocol both ways (``spec/ucc_protocol.md``; the line codec is ``notation.ucc``).
+"""The UCC 2012 protocol both ways (``docs/ucc.md``; the line codec is ``notation.ucc``).
 
 * ``UCCAgent``: an external program speaking the protocol, as an ``Agent``:
   our engine referees (``arena.referee``), the program only plays.  A reply

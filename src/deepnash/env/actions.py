@@ -1,6 +1,6 @@
 """The 100-square action space relative to the acting player, deployment order, and move conversions.
 
-Source: ``spec/observation.md`` ("Action space", "Player-centric view").  An
+Source: ``docs/observation.md`` ("Action space", "Player-centric view").  An
 action is a square index ``0..99`` in the acting player's frame: the absolute
 square for Red, its 180-degree rotation ``99 - a`` for Blue.  A move takes two
 actions (select the piece, then its destination); a deployment takes one action

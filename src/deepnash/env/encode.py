@@ -1,6 +1,6 @@
 """The Numba kernel that writes one player's 82-plane observation (layout in ``planes``).
 
-Sources: ``spec/observation.md``; the public-information tensor is the
+Sources: ``docs/observation.md``; the public-information tensor is the
 closed form of the DeepNash paper's equation 6, the move planes its equation 7.
 
 Besides the engine's ``board``/``flags``/``meta`` arrays the kernel reads the

@@ -1,8 +1,8 @@
-"""The layout of the 82-plane observation (``spec/observation.md``, the DeepNash paper's Table 4).
+"""The layout of the 82-plane observation (``docs/observation.md``, the DeepNash paper's Table 4).
 
 ``obs: float32[82, 10, 10]`` in the observer's frame (Blue's view rotated 180
 degrees, so plane square ``j = row*10+col`` is absolute square ``j`` for Red
-and ``99 - j`` for Blue).  Plane order (a choice of the spec; content is the paper's):
+and ``99 - j`` for Blue).  Plane order (this project's choice; the content is the paper's):
 
 ==========  =====================================================================
 planes      content

@@ -14,7 +14,7 @@ from .setups import SetupSource, source_code
 
 
 class VectorEnv:
-    """B Stratego games with the DeepNash observation and two-step action space (``spec/observation.md``).
+    """B Stratego games with the DeepNash observation and two-step action space (``docs/observation.md``).
 
     Every buffer below is preallocated and rewritten in place by ``reset`` and
     ``step``; hand them to PyTorch zero-copy (``torch.from_numpy(env.obs)``) and

@@ -8,7 +8,7 @@ Board encoding (``board: int8[B, 100]``, square ``row*10+col``, row 0 = rank 1):
 the board codes of ``codes`` (``EMPTY`` 0, ``LAKE`` -1, pieces 1..24).  ``flags: uint8[B, 100]`` travel with the piece:
 ``REVEALED`` (its type is public) and ``MOVED`` (it has moved at least once).
 
-Rules: ``spec/rules.md``.  Where the rules leave room, the kernels decide as follows.
+Rules: ``docs/rules.md``.  Where the rules leave room, the kernels decide as follows.
 
 Battles (``apply_move``): the Flag is captured by any attacker; a Miner attacking
 a Bomb wins, any other attacker of a Bomb is removed; a Spy attacking the

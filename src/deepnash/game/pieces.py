@@ -1,6 +1,6 @@
 """Piece types, their symbols and the Classic army.
 
-Type index ``t`` (used in every 12-wide tensor, see ``spec/observation.md``):
+Type index ``t`` (used in every 12-wide tensor, see ``docs/observation.md``):
 0 Flag, 1 Spy, 2 Scout, 3 Miner, 4 Sergeant, 5 Lieutenant, 6 Captain,
 7 Major, 8 Colonel, 9 General, 10 Marshal, 11 Bomb.  For the movable types
 1..10 the index is also the rank used in battles.

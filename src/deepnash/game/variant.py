@@ -1,6 +1,6 @@
 """Variants as data: the army, the deployment zone, the lakes, draw limits, repetition rules.
 
-Sources: ``spec/rules.md`` (Classic, Barrage, the ISF two-squares and
+Sources: ``docs/rules.md`` (Classic, Barrage, the ISF two-squares and
 more-squares rules, the DeepNash paper's draw limits).
 """
 

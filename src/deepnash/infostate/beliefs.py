@@ -6,7 +6,7 @@ which of its pieces have moved.  A moved piece is neither a Bomb nor a Flag;
 otherwise every consistent deployment of the unrevealed pieces is taken as
 equally likely, which gives the closed forms of ``type_distributions``.
 
-Battle arithmetic (``fight``) follows ``spec/rules.md``: higher rank wins,
+Battle arithmetic (``fight``) follows ``docs/rules.md``: higher rank wins,
 equal ranks both die, the Spy beats the Marshal when it attacks, only a
 Miner defuses a Bomb, the Flag loses to everything.
 """

@@ -1,6 +1,6 @@
 """Network configuration and presets.
 
-The paper (``spec/network.md``) fixes the widths (C=256 outer, 320 inner) and
+The paper (``docs/network.md``) fixes the widths (C=256 outer, 320 inner) and
 the heads' block counts (policy heads N=1, M=0; value head N=0, M=0) but not
 the torso's N and M; those, and all widths, are fields here.
 """

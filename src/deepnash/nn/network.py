@@ -2,7 +2,7 @@
 
 Source: the DeepNash paper (arXiv version), supplementary "Network
 Architecture", "Network Modules" and "Neural Implementation"; restated in
-``spec/network.md``.  The observation layout is ``spec/observation.md``.
+``docs/network.md``.  The observation layout is ``docs/observation.md``.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ class DeepNashNet(nn.Module):
         """Run the network.
 
         Args:
-            obs: ``float32[N, 82, 10, 10]`` observations (``spec/observation.md``); other float
+            obs: ``float32[N, 82, 10, 10]`` observations (``docs/observation.md``); other float
                 dtypes (e.g. float16 as stored by the actors) are converted to the weights' dtype.
 
         Returns:

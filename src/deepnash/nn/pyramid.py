@@ -1,7 +1,7 @@
 """The pyramid module: a small U-Net of residual blocks that every DeepNash torso and head is made of.
 
 Source: the DeepNash paper (arXiv version), supplementary "Neural
-Implementation"; restated in ``spec/network.md``.  Spatial sizes assume the
+Implementation"; restated in ``docs/network.md``.  Spatial sizes assume the
 10×10 board: the strided blocks go 10×10 → 5×5 and back.
 """
 

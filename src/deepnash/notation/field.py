@@ -1,6 +1,6 @@
 """The Gravon field alphabet: one letter per square for a whole board.
 
-Source: ``spec/rules.md`` ("Record formats"). ``A`` is an empty square, ``_``
+Source: ``docs/rules.md`` ("Record formats"). ``A`` is an empty square, ``_``
 a lake; Red's pieces are ``B``..``M`` and Blue's ``N``..``Y``, both in the
 order Bomb, Spy, Scout, Miner, Sergeant, Lieutenant, Captain, Major, Colonel,
 General, Marshal, Flag.  A field is 100 letters, row-major from rank 1 (Red's

@@ -30,7 +30,7 @@ Like chess's FEN, ten fields separated by single spaces::
     with ``termination`` a ``Termination`` name in lower case, e.g. ``flag_captured:red``.
 
 Sources: the state layout of ``game.kernels`` / ``game.state.BatchState``; the
-rules in ``spec/rules.md``.
+rules in ``docs/rules.md``.
 """
 
 from __future__ import annotations

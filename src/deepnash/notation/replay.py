@@ -20,7 +20,7 @@ from .record import GravonRecord
 #: ``gravon``: two-squares with 5 back-and-forth moves allowed, and more-squares.  Gravon's server
 #: stated "pieces cannot be moved back and forth between the same 2 squares in 5 consecutive turns";
 #: these settings are the strictest of ours that every Classic and Barrage game of the 2014 archives obeys.
-#: ``isf``: the ISF rules as ``spec/rules.md`` states them (two-squares with 3, more-squares).
+#: ``isf``: the ISF rules as ``docs/rules.md`` states them (two-squares with 3, more-squares).
 REPETITION_RULES = {
     "none": {"two_squares": False, "more_squares": False},
     "gravon": {"two_squares": True, "two_squares_limit": 5, "more_squares": True},

@@ -1,4 +1,4 @@
-"""The UCC 2012 bot protocol's lines, as parse/format pairs (``spec/ucc_protocol.md``).
+"""The UCC 2012 bot protocol's lines, as parse/format pairs (``docs/ucc.md``).
 
 Coordinates: the protocol's ``x`` is our column (file ``a`` = 0) and its ``y``
 our row (rank 1 = 0): Red sits at the top of the referee's board with its back

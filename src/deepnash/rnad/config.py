@@ -1,7 +1,7 @@
 """Frozen configuration of the R-NaD learner; defaults are the paper's (Table 3).
 
 Sources: DeepNash, arXiv version, "Methods: additional information", Table 3
-(hyperparameters) and the R-NaD section (iteration schedule); ``spec/rnad.md``
+(hyperparameters) and the R-NaD section (iteration schedule); ``docs/rnad.md``
 sections 2, 4, 5 and 6. Every class validates itself on construction and
 raises :class:`ValueError` naming the offending field.
 """
@@ -19,7 +19,7 @@ def _check(ok: bool, owner: str, name: str, value: object, rule: str) -> None:
 
 @dataclass(frozen=True)
 class AdamConfig:
-    """Adam with element-wise update clipping (spec §4, Table 3).
+    """Adam with element-wise update clipping (``docs/rnad.md`` §4, Table 3).
 
     Attributes:
         learning_rate: step size (paper: 5e-5).
@@ -46,7 +46,7 @@ class AdamConfig:
 
 @dataclass(frozen=True)
 class NeuRDConfig:
-    """The NeuRD policy loss (spec §4, Table 3).
+    """The NeuRD policy loss (``docs/rnad.md`` §4, Table 3).
 
     Attributes:
         beta: half-width of the band on legal-mean-centred logits inside which
@@ -64,7 +64,7 @@ class NeuRDConfig:
 
 @dataclass(frozen=True)
 class FineTuneConfig:
-    """Policy projection used by v-trace from a given learner step on (spec §5).
+    """Policy projection used by v-trace from a given learner step on (``docs/rnad.md`` §6).
 
     Attributes:
         from_step: first learner step at which the projection is applied;
@@ -90,7 +90,7 @@ class FineTuneConfig:
 
 @dataclass(frozen=True)
 class ScheduleConfig:
-    """Lengths of the R-NaD iterations (spec §2).
+    """Lengths of the R-NaD iterations (``docs/rnad.md`` §3).
 
     Iteration sizes are given as runs: ``sizes[k]`` learner steps, repeated
     ``repeats[k]`` times; the last size then repeats forever. The paper's

@@ -1,11 +1,11 @@
 """The R-NaD learner: four copies of a network, the schedule, and one update per batch.
 
 Source: DeepNash (arXiv) "Methods: additional information" (R-NaD at scale,
-Table 3) and ``spec/rnad.md`` §1-§7. The network is any ``nn.Module`` mapping
+Table 3) and ``docs/rnad.md`` §2-§7. The network is any ``nn.Module`` mapping
 an observation batch ``[N, ...]`` to ``(logits [N, A], value [N] or [N, 1])``;
 the value is the acting player's.
 
-An update is two passes over a batch of whole trajectories (spec §7): a first
+An update is two passes over a batch of whole trajectories (``docs/rnad.md`` §7): a first
 pass without gradients evaluates every network over the whole trajectory and
 computes the v-trace targets and NeuRD advantages of both players; a second
 pass over time chunks (last chunk first) accumulates the gradients of the
@@ -73,7 +73,7 @@ def _evaluate_chunked(network: nn.Module, traj: Trajectory, chunks: list[slice])
 
 
 class RNaDLearner:
-    """Keeps theta, theta_target, theta_reg, theta_reg_prev and the optimiser (spec §1).
+    """Keeps theta, theta_target, theta_reg, theta_reg_prev and the optimiser (``docs/rnad.md`` §2).
 
     Args:
         make_network: builds one network; called once, the other three are deep copies.
@@ -110,7 +110,7 @@ class RNaDLearner:
         return legal_log_softmax(logits[0], legal.to(self.device))[0]
 
     def accumulate_gradients(self, trajectory: Trajectory, chunk_size: int | None = None) -> dict[str, float]:
-        """Both passes of spec §7: targets over the whole trajectory, then gradients chunk by chunk.
+        """Both passes of ``docs/rnad.md`` §7: targets over the whole trajectory, then gradients chunk by chunk.
 
         Gradients are added to ``theta``'s ``.grad``; call :meth:`apply_update` next.
 

@@ -1,7 +1,7 @@
 """The regularised reward's log-ratio, the critic loss and the NeuRD policy loss.
 
 Source: DeepNash (arXiv) "Methods: additional information" (reward
-transform, NeuRD with the beta band, Table 3); ``spec/rnad.md`` §2 and §4.
+transform, NeuRD with the beta band, Table 3); ``docs/rnad.md`` §3 and §4.
 Both players' steps are disjoint, so their per-player means are written as one
 weighted sum with :func:`step_weights`; that also lets a trajectory be cut
 into time chunks whose losses add up to the whole trajectory's loss.
@@ -40,7 +40,7 @@ def legal_log_softmax(logits: torch.Tensor, legal: torch.Tensor) -> tuple[torch.
 
 def regularised_log_ratio(log_policy: torch.Tensor, log_reg: torch.Tensor, log_reg_prev: torch.Tensor,
                           alpha: float) -> torch.Tensor:
-    """``log pi - [alpha log pi_reg + (1 - alpha) log pi_reg_prev]`` (spec §2, mixed in log space).
+    """``log pi - [alpha log pi_reg + (1 - alpha) log pi_reg_prev]`` (``docs/rnad.md`` §3, mixed in log space).
 
     All arguments ``[..., A]`` with illegal actions at 0, so the result is 0 there too.
     """
@@ -62,7 +62,7 @@ def step_weights(owns: Sequence[torch.Tensor]) -> torch.Tensor:
 
 
 def critic_loss(value: torch.Tensor, v_target: torch.Tensor, weights: torch.Tensor) -> torch.Tensor:
-    """``sum_i mean_{t: psi_t=i, valid} (v_theta(o_t) - stopgrad(vhat_t^i))^2`` (spec §4).
+    """``sum_i mean_{t: psi_t=i, valid} (v_theta(o_t) - stopgrad(vhat_t^i))^2`` (``docs/rnad.md`` §4).
 
     Args:
         value: ``[T, B]`` online value of the acting player.
@@ -81,7 +81,7 @@ def neurd_advantage(q_target: torch.Tensor, policy: torch.Tensor, clip: float) -
 
 def neurd_loss(logits: torch.Tensor, legal: torch.Tensor, advantage: torch.Tensor,
                weights: torch.Tensor, beta: float) -> torch.Tensor:
-    """NeuRD loss with the beta band on legal-mean-centred logits (spec §4).
+    """NeuRD loss with the beta band on legal-mean-centred logits (``docs/rnad.md`` §4).
 
     ``z(a) = l(a) - mean_legal l``; a positive advantage pushes ``z(a)`` only
     while ``z(a) < beta``, a negative one only while ``z(a) > -beta``;

@@ -2,7 +2,7 @@
 
 Source: DeepNash (Science 2022 / arXiv), "R-NaD" in normal-form games and
 Fig. 3 (matching pennies from pi_reg = [0.999, 0.001], eta = 0.2);
-``spec/rnad.md`` §0. Exact up to the integrator's step (RK4 on log-policies).
+``docs/rnad.md`` §1. Exact up to the integrator's step (RK4 on log-policies).
 
 Player 0 chooses the row of ``payoff`` and receives ``payoff[a0, a1]``;
 player 1 chooses the column and receives ``-payoff[a0, a1]``.
@@ -46,7 +46,7 @@ def _distribution(x: np.ndarray, name: str, n: int) -> np.ndarray:
 
 def transformed_fitness(payoff: np.ndarray, pi: tuple[np.ndarray, np.ndarray],
                         reg: tuple[np.ndarray, np.ndarray], eta: float) -> tuple[np.ndarray, np.ndarray]:
-    """``Q^i(a) = E_{a^-i ~ pi^-i} r^i(pi, a, a^-i)`` under the reward transform (spec §0).
+    """``Q^i(a) = E_{a^-i ~ pi^-i} r^i(pi, a, a^-i)`` under the reward transform (``docs/rnad.md`` §1).
 
     The opponent's ``+eta log(pi^-i / pi_reg^-i)`` term is the same for every
     action of i; it is included so the values are the transformed game's.

@@ -1,6 +1,6 @@
 """OpenSpiel two-player zero-sum games as R-NaD trajectories, and exact NashConv of a learned policy.
 
-Source: ``spec/rnad.md`` §8 (exploitability on small games through
+Source: ``docs/rnad.md`` §10 (exploitability on small games through
 OpenSpiel). Needs the optional dependency ``open_spiel`` (extra
 ``openspiel``). Observations are OpenSpiel's information-state tensors;
 actions are OpenSpiel's distinct actions; chance nodes are sampled from

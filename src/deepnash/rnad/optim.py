@@ -1,7 +1,7 @@
 """Adam whose every update element is clipped (the paper's optimiser).
 
 Source: DeepNash (arXiv) Table 3 (Adam b1 = 0, b2 = 0.999, eps = 1e-8,
-learning rate 5e-5, c_clip_gradient = 10000); ``spec/rnad.md`` §4.
+learning rate 5e-5, c_clip_gradient = 10000); ``docs/rnad.md`` §4.
 The update of a parameter is ``clip(-lr * m_hat / (sqrt(v_hat) + eps), -clip, clip)``
 with the usual bias-corrected moments m_hat, v_hat.
 """

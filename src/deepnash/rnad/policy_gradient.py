@@ -1,6 +1,6 @@
 """A plain policy-gradient baseline (actor-critic, Monte-Carlo returns) with the learner's interface.
 
-Source: ``spec/rnad.md`` §8: R-NaD's NashConv must end below a plain
+Source: ``docs/rnad.md`` §10: R-NaD's NashConv must end below a plain
 policy-gradient baseline's with the same network and budget. Self-play,
 on-policy: loss ``= sum_t [-log pi(a_t|o_t) * (G_t - v(o_t)) + (G_t - v(o_t))^2]``
 averaged over valid steps, where ``G_t`` is the acting player's return from

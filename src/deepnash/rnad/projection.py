@@ -1,7 +1,7 @@
 """Policy projection: thresholding then discretisation (pure functions).
 
 Source: DeepNash (arXiv) "Fine-tuning" and "Test-time" sections (eps_thres,
-n_disc, Table 3 and Table 5); ``spec/rnad.md`` §5. The learner applies
+n_disc, Table 3 and Table 5); ``docs/rnad.md`` §6. The learner applies
 ``project`` to the policy v-trace uses once fine-tuning starts; the test-time
 layer reuses the same functions with its own parameters.
 

@@ -2,7 +2,7 @@
 
 Source: DeepNash (arXiv) R-NaD section, the interpolation
 ``alpha_n = min(1, 2n / Delta_m)`` between the reward transforms of the
-previous and the current regularisation policies; ``spec/rnad.md`` §2.
+previous and the current regularisation policies; ``docs/rnad.md`` §3.
 """
 
 from __future__ import annotations

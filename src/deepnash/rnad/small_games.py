@@ -1,6 +1,6 @@
 """Training R-NaD on an OpenSpiel game against a wall-clock or step budget, with NashConv checkpoints.
 
-Source: ``spec/rnad.md`` §8. The presets are the small-game configurations
+Source: ``docs/rnad.md`` §10. The presets are the small-game configurations
 tuned for ``benchmarks/bench_rnad_poker.py`` (the learner's code is the same
 as for Stratego; only iteration sizes, batch, learning rate and network differ).
 """

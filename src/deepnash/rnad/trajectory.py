@@ -1,6 +1,6 @@
 """A batch of whole trajectories, time-major, as the learner consumes it.
 
-Source: ``spec/rnad.md`` (what R-NaD needs per time step) and §7 (whole
+Source: ``docs/rnad.md`` (what R-NaD needs per time step) and §7 (whole
 games padded to the longest).
 """
 

@@ -2,7 +2,7 @@
 
 Source: DeepNash (arXiv) "Methods: additional information", the v-trace
 estimator adapted to two players with the regularised reward; the reference
-JAX implementation once in OpenSpiel; ``spec/rnad.md`` §3 (gamma = lambda = 1).
+JAX implementation once in OpenSpiel; ``docs/rnad.md`` §4.1 (gamma = lambda = 1).
 Nothing here has gradients: targets are computed under ``torch.no_grad``.
 """
 
@@ -34,7 +34,7 @@ def v_trace(*, player_id: int, value: torch.Tensor, valid: torch.Tensor, player:
             policy: torch.Tensor, log_ratio: torch.Tensor, behaviour: torch.Tensor,
             action: torch.Tensor, reward: torch.Tensor, eta: float,
             rho_bar: float = math.inf, c_bar: float = 1.0) -> VTraceTargets:
-    """v-trace targets of player ``player_id`` (spec §3), one backward pass over time.
+    """v-trace targets of player ``player_id`` (``docs/rnad.md`` §4.1), one backward pass over time.
 
     Args:
         player_id: the player i the targets are for, 0 or 1.

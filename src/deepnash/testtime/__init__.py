@@ -1,4 +1,4 @@
-"""The test-time layer: what DeepNash adds to its network's policy when it plays (``spec/test_time.md``).
+"""The test-time layer: what DeepNash adds to its network's policy when it plays (``docs/test-time.md``).
 
 One module per layer: ``policy`` (thresholding and discretisation, the
 learner's projection with the test-time parameters), ``eagerness``,

@@ -1,7 +1,7 @@
 """Eagerness: make the agent feel the no-attack draw coming sooner.
 
 Source: the DeepNash paper (arXiv), supplementary "Avoid repetitive play",
-item "Eagerness", and Table 5 (``alpha_eag = 2``); ``spec/test_time.md`` item 4.
+item "Eagerness", and Table 5 (``alpha_eag = 2``); ``docs/test-time.md`` §1.
 The observation's no-attack ratio ``r`` (plane 78: moves since the last
 attack / the variant's limit) is replaced by ``r' = 1 - (1 - r)**alpha_eag``.
 """

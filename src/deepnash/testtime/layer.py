@@ -1,4 +1,4 @@
-"""The test-time layer the network agent calls at every decision (all layers of ``spec/test_time.md``).
+"""The test-time layer the network agent calls at every decision (all layers of ``docs/test-time.md``).
 
 Per game: ``reset(player)``.  Per move (play phase), with the agent's view:
 

@@ -1,7 +1,7 @@
 """The memory heuristic: types a piece cannot have because it passed up an obvious attack.
 
 Source: the DeepNash paper (arXiv), supplementary "Memory heuristic";
-``spec/test_time.md`` item 5.  The heuristic assumes that
+``docs/test-time.md`` §2.  The heuristic assumes that
 
 * a Spy would attack a known Marshal;
 * a Marshal would attack a known General or Colonel if no recapture is possible;

@@ -1,7 +1,7 @@
 """Policy post-processing at test time: removing actions, thresholding and discretisation.
 
 Source: the DeepNash paper (arXiv), supplementary "Post-processing of
-policy" and Table 5; ``spec/test_time.md`` items 1-2.  Thresholding and
+policy" and Table 5; ``docs/test-time.md`` §5.  Thresholding and
 discretisation are the learner's own fine-tuning projection
 (``deepnash.rnad.projection``) run with the test-time parameters of the
 phase: ``eps_thres`` 0.03 in both phases, ``n_disc`` 32 in deployment and 16

@@ -1,7 +1,7 @@
 """Avoid pointless threats: stop chasing the same piece round the same 2x2 square.
 
 Source: the DeepNash paper (arXiv), supplementary "Avoid repetitive play",
-item "Avoid pointless threats"; ``spec/test_time.md`` item 3.  The agent may
+item "Avoid pointless threats"; ``docs/test-time.md`` §3.  The agent may
 threaten an opponent piece by moving back and forth three times (as the
 two-squares rule allows); after that, for the same two pieces in the same
 2x2 region, only a single threatening move is allowed: if the opponent piece

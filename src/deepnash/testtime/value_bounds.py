@@ -1,7 +1,7 @@
 """Value bounds: a two-step look-ahead with the value network that removes obvious blunders.
 
 Source: the DeepNash paper (arXiv), supplementary "Value bounds heuristic",
-equation 8 and Table 5 (``eps_vb = 0.05``); ``spec/test_time.md`` item 6.
+equation 8 and Table 5 (``eps_vb = 0.05``); ``docs/test-time.md`` §4.
 
 For each legal move ``a`` of the agent the upper bound
 

@@ -1,6 +1,6 @@
 """Actors: batched self-play on ``VectorEnv`` recording whole games for the learner.
 
-Source: ``spec/rnad.md`` §7 (actors play whole games into a queue) and the
+Source: ``docs/rnad.md`` §7 (actors play whole games into a queue) and the
 DeepNash paper's "Infrastructure and Setup".  One batched network call per
 environment step; each action is sampled from the network's policy restricted
 to the legal-action mask, and that policy is recorded as the behaviour policy mu.

@@ -1,4 +1,4 @@
-"""Whole games → one padded, time-major ``rnad.Trajectory`` (spec/rnad.md §7)."""
+"""Whole games → one padded, time-major ``rnad.Trajectory`` (docs/rnad.md §7)."""
 
 from __future__ import annotations
 

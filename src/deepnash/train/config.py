@@ -25,7 +25,7 @@ class TrainConfig:
         actors: actor processes per learner process; 0 plays in the learner's process,
             alternating with the updates (the laptop default).
         batch_games: whole games per learner update (per learner process).
-        chunk: time steps per chunk of the gradient pass (bounds memory; spec/rnad.md §7).
+        chunk: time steps per chunk of the gradient pass (bounds memory; docs/rnad.md §7).
         max_steps: t_max, agent steps after which a game is cut and recorded as a draw; 0 never.
         sync_every: learner updates between two publications of the weights to the actors.
         queue_games: bound of the queue of finished games between actors and learner.

@@ -2,7 +2,7 @@
 
 Launch with ``torchrun --nproc-per-node N -m deepnash.cli train ...`` (or across
 machines with ``--nnodes``/``--rdzv-endpoint``); without torchrun's environment
-variables the run is a single process.  Source: ``spec/rnad.md`` §7 (the paper's
+variables the run is a single process.  Source: ``docs/rnad.md`` §7 (the paper's
 data-parallel learner).  Backend: NCCL on CUDA, gloo on CPU.
 """
 

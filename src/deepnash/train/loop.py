@@ -1,6 +1,6 @@
 """The training loop: games from the actors, one R-NaD update per batch, checkpoints, logs, evaluations.
 
-Source: ``spec/rnad.md`` §7.  Each update takes ``batch_games`` whole games,
+Source: ``docs/rnad.md`` §7.  Each update takes ``batch_games`` whole games,
 pads them (``batch.to_trajectory``), lets ``rnad.RNaDLearner`` compute v-trace
 over whole games and accumulate gradients chunk by chunk, averages the
 gradients across data-parallel ranks, then applies the update.

@@ -4,7 +4,7 @@ Actor processes (``torch.multiprocessing``, spawn) each run ``SelfPlay`` with a
 private copy of the network and push finished games into a queue of at most
 ``queue_games`` games (a full queue makes the actors wait).  The learner
 publishes its weights into shared memory every ``sync_every`` updates; actors
-pick up a new version between steps.  Source: ``spec/rnad.md`` §7.
+pick up a new version between steps.  Source: ``docs/rnad.md`` §7.
 """
 
 from __future__ import annotations
