@@ -5,7 +5,7 @@ Gravon games through ``VectorEnv`` and encoding every decision, shuffled as
 ``deepnash pretrain`` does) and, per preset, decisions per second of training
 (stream plus one ``bc_update`` per batch, mirroring on).
 
-    python benchmarks/bench_pretrain.py                       # the first shared archive, tiny and small
+    python benchmarks/bench_pretrain.py                       # the first archive of the default Gravon folder, tiny and small
     python benchmarks/bench_pretrain.py --records DIR --preset paper --device cuda --json
 """
 
@@ -51,7 +51,7 @@ def train_rate(games, variant: str, preset: str, device: str, batch_size: int, s
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--records", default=None, help="Gravon records (default: the first shared archive)")
+    ap.add_argument("--records", default=None, help="Gravon records (default: the first archive of the default Gravon folder)")
     ap.add_argument("--variant", default="classic")
     ap.add_argument("--preset", action="append", help="tiny, small, paper (repeatable; default tiny and small)")
     ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")

@@ -1,6 +1,6 @@
 """Speed of reading and replaying Gravon records (``deepnash validate-records``'s work).
 
-Reads every record under the given paths (default: ``../shared/data/gravon``),
+Reads every record under the given paths (default: ``notation.gravon.default_archive_dir()``),
 then replays every Classic and Barrage game through the engine, and prints the
 seconds each step took, games per second and moves per second.  Numba compile
 time is excluded: one game is replayed first.

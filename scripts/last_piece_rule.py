@@ -6,7 +6,7 @@ figures can be read against it.  Where the rule says nothing (the last-moved pie
 cannot move, or straight ahead is not a legal destination) it counts the expected accuracy of a
 uniform guess over the legal choices.
 
-    python scripts/last_piece_rule.py ../shared/data/gravon --variant classic --held-out 0.05 --games 200
+    python scripts/last_piece_rule.py "$DEEPNASH_GRAVON" --variant classic --held-out 0.05 --games 200
 """
 
 from __future__ import annotations

@@ -174,7 +174,8 @@ def ucc_bot(
 
 @app.command("validate-records")
 def validate_records(
-    paths: list[str] = typer.Argument(..., help="Gravon .xml files, .zip archives or folders of them"),
+    paths: list[str] = typer.Argument(None, help="Gravon .xml files, .zip archives or folders of them "
+                                                  "(default: $DEEPNASH_GRAVON or the nearest data/gravon folder)"),
     rules: str = typer.Option("none", help="repetition rules to replay under: none, gravon, isf"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
 ) -> None:
@@ -182,10 +183,11 @@ def validate_records(
 
     Exits with status 1 when a record fails (unreadable, bad setup, illegal move).
     """
+    from .notation.gravon import default_archive_dir
     from .notation.validate import format_report, validate_records as validate
 
     try:
-        result = validate(paths, rules)
+        result = validate(paths or [str(default_archive_dir())], rules)
     except (ValueError, FileNotFoundError) as e:
         raise typer.BadParameter(str(e)) from None
     typer.echo(json.dumps(result) if as_json else format_report(result))
