@@ -147,8 +147,9 @@ class Game:
 
     @classmethod
     def from_state(cls, variant: Variant | str, board: np.ndarray, flags: np.ndarray | None = None, *, turn: int,
-                   **counters) -> "Game":
-        """A game that continues from a complete position (``BatchState.load``'s arguments).
+                   outcome: Outcome | None = None, **counters) -> "Game":
+        """A game that continues from a complete position (``BatchState.load``'s arguments), or that
+        ended with ``outcome``.
 
         ``setups`` holds the two placements when ``ply`` is 0, else ``None``; the
         move stack is empty.
@@ -159,10 +160,13 @@ class Game:
         g = cls.__new__(cls)
         g.variant = get_variant(variant)
         g.state = BatchState(1, g.variant)
-        g.state.load(0, board, flags, turn=turn, **counters)
+        resigned = outcome is not None and outcome.termination == Termination.RESIGNATION
+        end = None if outcome is None or resigned else (
+            int(outcome.termination), -1 if outcome.winner is None else outcome.winner)
+        g.state.load(0, board, flags, turn=turn, outcome=end, **counters)
         g.setups = placements(g.state.board[0]) if counters.get("ply", 0) == 0 else None
         g.move_stack = []
-        g._resigned = None
+        g._resigned = 1 - outcome.winner if resigned else None
         g._buf = np.empty((K.MAX_MOVES, 2), dtype=np.int16)
         return g
 

@@ -91,7 +91,7 @@ class BatchState:
 
     def load(self, b: int, board: np.ndarray, flags: np.ndarray | None = None, *, turn: int, ply: int = 0,
              moves_since_attack: int = 0, history: np.ndarray | None = None, chase: Chase | None = None,
-             last_move: LastMove | None = None) -> None:
+             last_move: LastMove | None = None, outcome: tuple[int, int] | None = None) -> None:
         """Put a complete position into game ``b``: the one way to build a state other than ``reset``.
 
         Args:
@@ -103,9 +103,10 @@ class BatchState:
                 first, -1 for none (the two-squares rule); default none.
             chase: the running chase of the more-squares rule, if any.
             last_move: the move that led here, if any.
+            outcome: ``(TERM_* code, winner or -1)`` of a game that has ended; without it
+                the game ends at once only when the player to move has no legal move, as in play.
 
-        The Zobrist hash is computed from the board.  The game ends at once when
-        the player to move has no legal move, as in play.
+        The Zobrist hash is computed from the board.
 
         Raises:
             InvalidPositionError: a part that breaks the state's invariants; the
@@ -130,7 +131,10 @@ class BatchState:
         if chase is not None:
             m[K.M_CHASE], m[K.M_CHASER], m[K.M_CHASE_SQ], m[K.M_CHASE_N] = 1, chase.chaser, chase.square, chase.boards
             self.chase[b, : len(chase.keys)] = np.asarray(chase.keys, dtype=np.uint64)
-        K.check_stuck(*self.arrays, b)
+        if outcome is None:
+            K.check_stuck(*self.arrays, b)
+        else:
+            m[K.M_DONE], m[K.M_TERMINATION], m[K.M_WINNER] = 1, outcome[0], outcome[1]
 
     def _check(self, board, flags, turn, ply, since_attack, history, chase) -> None:
         v = self.variant

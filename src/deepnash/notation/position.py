@@ -104,13 +104,11 @@ def game_from_position(text: str, variant: Variant | None = None) -> Game:
             v, board, _parse_flags(fields[2]), turn=_parse_side(fields[3], "side to move"),
             ply=_parse_count(fields[4], "ply"), moves_since_attack=_parse_count(fields[5], "moves without an attack"),
             history=_parse_history(fields[6]), chase=_parse_chase(fields[7]), last_move=_parse_last(fields[8]),
+            outcome=_parse_result(fields[9]),
         )
     except InvalidPositionError as e:
         part, _, why = str(e).partition(": ")
         raise InvalidPositionError(f"{_FIELD_OF_PART.get(part, part)}: {why}") from None
-    resigned = _parse_result(fields[9], g.state.meta[0])
-    if resigned is not None:
-        g.resign(resigned)
     return g
 
 
@@ -264,8 +262,8 @@ def result_string(outcome: Outcome | None) -> str:
     return f"{outcome.termination.name.lower()}:{WINNER_NAMES[outcome.winner]}"
 
 
-def _parse_result(text: str, meta: np.ndarray) -> int | None:
-    """Set the kernels' end fields; returns the player who resigned, if that is how it ended."""
+def _parse_result(text: str) -> Outcome | None:
+    """The outcome field 10 records (``None``: the game goes on)."""
     if text == "*":
         return None
     term, _, who = text.partition(":")
@@ -275,9 +273,4 @@ def _parse_result(text: str, meta: np.ndarray) -> int | None:
     if (winner is None) != (termination in (Termination.BOTH_STUCK, Termination.MOVE_LIMIT,
                                               Termination.NO_ATTACK_LIMIT)):
         raise InvalidPositionError(f"field 10 (result): {termination.name.lower()} cannot end with {who}")
-    if termination == Termination.RESIGNATION:
-        return 1 - winner
-    meta[K.M_DONE] = 1
-    meta[K.M_WINNER] = -1 if winner is None else winner
-    meta[K.M_TERMINATION] = int(termination)
-    return None
+    return Outcome(termination, winner)
