@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import traceback
+from pathlib import Path
 
 import typer
 
@@ -221,6 +222,17 @@ def demo(
     typer.echo(board_diagram(final))
 
 
+def _init_path(init: str | None, variant: str) -> str | None:
+    """``--init``: a checkpoint directory as an absolute path, or ``shipped`` for the weights shipped for ``variant``."""
+    if not init:
+        return None
+    if init == "shipped":
+        from .agents.network_agent import SHIPPED_DIR
+
+        return str(SHIPPED_DIR / variant)
+    return str(Path(init).resolve())
+
+
 def _given(**options) -> dict:
     """The options the user gave (those not ``None``), to change a configuration's defaults."""
     return {k: v for k, v in options.items() if v is not None}
@@ -243,9 +255,12 @@ def train(
     out: str = typer.Option(None, help="run directory (default runs/{variant}__{preset}__{seed}__{time})"),
     resume: str = typer.Option(None, help="continue the run in this directory from its latest checkpoint"),
     init: str = typer.Option(None, help="start all four networks from this checkpoint's network (e.g. a "
-                                        "`deepnash pretrain` run: R-NaD from a human prior)"),
+                                        "`deepnash pretrain` run: R-NaD from a human prior; 'shipped': the "
+                                        "one shipped for --variant)"),
     hold_reg: int = typer.Option(None, help="R-NaD iterations after the first that keep the regularisation "
                                             "policy at the --init network (default 0)"),
+    value_only: bool = typer.Option(False, help="with --init: keep its policy and train a fresh value head "
+                                                "alone on the policy's own self-play games"),
     lr: float = typer.Option(None, help="Adam learning rate (default: the preset's; 2e-3 for tiny and small)"),
     device: str = typer.Option("cpu", help="cpu, cuda, cuda:1 ... (torchrun: each rank takes cuda:LOCAL_RANK)"),
     actors: int = typer.Option(None, help="actor processes (0: self-play in the learner's process)"),
@@ -277,8 +292,9 @@ def train(
         if resume:
             cfg, run_dir = resume_config(resume), resume
         else:
+            init = _init_path(init, variant)
             preset = preset or (init_preset(init) if init else "tiny")
-            cfg = train_preset(preset, variant=variant, seed=seed, init=init or "")
+            cfg = train_preset(preset, variant=variant, seed=seed, init=init or "", value_only=value_only)
             run_dir = out or _default_run_dir("", variant, preset, seed)
         if hold_reg is not None:
             cfg = replace(cfg, rnad=replace(cfg.rnad, hold_reg_iterations=hold_reg))
@@ -351,12 +367,8 @@ def pretrain(
         if resume:
             cfg, run_dir = resume_pretrain_config(resume), resume
         else:
-            if init == "shipped":
-                from .agents.network_agent import SHIPPED_DIR
-
-                init = str(SHIPPED_DIR / variant)
-            cfg = PretrainConfig(net=preset, variant=variant, seed=seed, value_only=value_only,
-                                 init=str(Path(init).resolve()) if init else None)
+            init = _init_path(init, variant)
+            cfg = PretrainConfig(net=preset, variant=variant, seed=seed, value_only=value_only, init=init)
             run_dir = out or _default_run_dir("pretrain__", variant, preset, seed)
         sources = tuple(str(Path(r).resolve()) for r in records) if records else \
             (cfg.records or (str(default_archive_dir()),))

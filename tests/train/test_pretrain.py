@@ -243,6 +243,27 @@ def test_train_init_starts_every_network_from_the_human_prior(pretrained, tmp_pa
     assert other.exit_code == 2 and "trained on classic" in other.output
 
 
+def test_train_value_only_evaluates_the_prior_policy(pretrained, tmp_path):
+    """``train --init DIR --value-only``: every network keeps the prior's policy bit for bit (torso and
+    policy heads), while the online value head starts afresh and learns from self-play."""
+    out, _ = pretrained
+    prior = load_checkpoint(out).groups["online"]
+    run = tmp_path / "vo"
+    r = CliRunner().invoke(app, ["train", "--variant", "classic", "--init", str(out), "--value-only", "--steps", "3",
+                                 "--out", str(run), "--eval-games", "0", "--envs", "4", "--batch-games", "2",
+                                 "--max-steps", "60", "--json", "--no-progress"])
+    assert r.exit_code == 0, r.output
+    ck = load_checkpoint(run)
+    assert ck.meta["config"]["value_only"] is True
+    value = [k for k in prior if k.startswith(("value_head.", "value_out."))]
+    assert value and len(value) < len(prior)
+    for name in ("online", "target", "reg", "reg_prev"):
+        assert all(torch.equal(ck.groups[name][k], prior[k]) for k in prior if k not in value), name
+    assert not all(torch.equal(ck.groups["online"][k], prior[k]) for k in value)
+    alone = CliRunner().invoke(app, ["train", "--value-only", "--steps", "1", "--out", str(tmp_path / "z")])
+    assert alone.exit_code == 2 and "--init" in alone.output
+
+
 def test_pretrain_killed_at_random_moments_resumes_with_its_counters(tmp_path):
     """``deepnash pretrain`` killed (SIGKILL) at random moments, checkpointing all the time so that some
     kills land inside a checkpoint write: the latest checkpoint always loads, and the resumed run's

@@ -112,6 +112,14 @@ class DeepNashNet(nn.Module):
         """
         return self._trunk(obs)[5]
 
+    def train_value_only(self) -> list[torch.nn.Parameter]:
+        """Freeze the torso and the policy heads (``requires_grad`` off) and return the value head's
+        parameters, the only ones left to train."""
+        head = set(map(id, [*self.value_head.parameters(), *self.value_out.parameters()]))
+        for p in self.parameters():
+            p.requires_grad_(id(p) in head)
+        return [p for p in self.parameters() if id(p) in head]
+
     def reset_value_head(self) -> None:
         """Give the value head fresh random weights (the torso and the policy heads keep theirs)."""
         for module in (*self.value_head.modules(), self.value_out):

@@ -37,6 +37,10 @@ class TrainConfig:
         init: a checkpoint whose network (``online``) starts all four learner networks (online, target
             and both regularisation networks), e.g. a behaviour-cloned one from ``deepnash pretrain``;
             empty: random initialisation.  Used when a run starts, not on resume.
+        value_only: with ``init``: evaluate its policy instead of improving it.  The value head starts
+            afresh and alone learns, from the self-play games of the frozen policy (the four networks
+            then share one policy, so the reward transform is zero and v-trace's targets are the
+            games' returns); the look-ahead layers and the search need such a value head.
         rnad: the R-NaD learner's configuration (``rnad.hold_reg_iterations`` keeps the regularisation
             policies at the ``init`` network for that many iterations after the first).
     """
@@ -55,6 +59,7 @@ class TrainConfig:
     eval_games: int = 200
     seed: int = 0
     init: str = ""
+    value_only: bool = False
     rnad: RNaDConfig = field(default_factory=RNaDConfig)
 
     def __post_init__(self) -> None:
@@ -65,6 +70,8 @@ class TrainConfig:
         for name in ("actors", "max_steps", "eval_games"):
             if getattr(self, name) < 0:
                 raise ValueError(f"TrainConfig.{name} must be non-negative, got {getattr(self, name)}")
+        if self.value_only and not self.init:
+            raise ValueError("value_only evaluates the policy of an --init network: give one")
 
     @property
     def net_config(self) -> NetConfig:

@@ -119,13 +119,18 @@ def _restore(path: Path, learner: RNaDLearner) -> Counters:
 
 
 def init_networks(learner: RNaDLearner, cfg: TrainConfig) -> None:
-    """Set the learner's four networks to the ``online`` network of the checkpoint ``cfg.init``.
+    """Set the learner's four networks to the ``online`` network of the checkpoint ``cfg.init`` (with
+    ``cfg.value_only``, all four with one fresh value head).
 
     Raises:
         CheckpointError: the checkpoint is missing, corrupt or holds no ``online`` network.
         ValueError: its network is not of ``cfg.net``'s shape.
     """
     weights = starting_weights(cfg.init, cfg.net_config.to_dict(), cfg.net, cfg.variant)
+    if cfg.value_only:  # a value head that says nothing may be dead (ReLUs that never fire): start it afresh
+        learner.theta.load_state_dict(weights)
+        learner.theta.reset_value_head()
+        weights = learner.theta.state_dict()
     for net in learner.networks().values():
         net.load_state_dict(weights)
 
@@ -199,6 +204,8 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
     learner = RNaDLearner(lambda: DeepNashNet(cfg.net_config), cfg.rnad, dev)
     if cfg.init and not resume:
         init_networks(learner, cfg)
+    if cfg.value_only:
+        learner.theta.train_value_only()
     counters = _restore(out, learner) if resume else Counters()
     best = _best_win_rate(out) if resume else -1.0
     distributed.broadcast_modules(list(learner.networks().values()), rank.world)

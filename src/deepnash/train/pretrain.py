@@ -109,12 +109,7 @@ class PretrainConfig:
 def trained_parameters(net: DeepNashNet, cfg: PretrainConfig) -> list[torch.nn.Parameter]:
     """The parameters the run updates: all, or with ``value_only`` the value head's (the others are
     frozen: ``requires_grad`` off)."""
-    if not cfg.value_only:
-        return list(net.parameters())
-    head = set(map(id, [*net.value_head.parameters(), *net.value_out.parameters()]))
-    for p in net.parameters():
-        p.requires_grad_(id(p) in head)
-    return [p for p in net.parameters() if id(p) in head]
+    return net.train_value_only() if cfg.value_only else list(net.parameters())
 
 
 def mirror_batch(obs: torch.Tensor, mask: torch.Tensor, target: torch.Tensor, rows: torch.Tensor) -> None:
