@@ -22,10 +22,13 @@ from deepnash.arena import referee_game
 from deepnash.env.actions import square_to_action
 from deepnash.env.vector import VectorEnv
 from deepnash.game import BARRAGE, CLASSIC, Game, Move
-from deepnash.game.pieces import MARSHAL
+from deepnash.game import kernels as K
+from deepnash.game.codes import code_of
+from deepnash.game.pieces import FLAG, GENERAL, MARSHAL, SCOUT
+from deepnash.infostate.beliefs import PIECE_VALUE
 from deepnash.nn import DeepNashNet, get_preset
 from deepnash.infostate.observe import move_rows
-from deepnash.testtime.search import Search, SearchConfig, improve
+from deepnash.testtime.search import Search, SearchConfig, improve, material
 from test_memory import MARSHAL_CHANCE
 from testtime_helpers import Played
 
@@ -163,6 +166,55 @@ def test_q_is_the_value_of_the_position_the_move_leads_to():
     base = q[quiet[0]] - 0.01 * advance[quiet[0]]
     for m in quiet:
         assert q[m] == pytest.approx(base + 0.01 * advance[m], abs=1e-5), m
+
+
+def test_material_leaves_score_the_sampled_board():
+    """``leaf=material``: with depth 0, Q of a move is ``tanh`` of the piece values left on the sampled
+    board after it, so a capture that wins a piece outscores every quiet move by exactly the value it
+    removes, and the value head is never asked (the network returns NaN values)."""
+    boards = np.zeros((2, 100), np.int8)
+    boards[:, 0], boards[:, 99] = code_of(0, FLAG), code_of(1, FLAG)
+    boards[0, 5] = code_of(0, MARSHAL)
+    boards[1, 5] = code_of(1, MARSHAL)  # a Marshal each side of the ledger
+    worth = material(boards, 0)
+    assert worth[0] == pytest.approx(np.tanh(PIECE_VALUE[MARSHAL])) and worth[1] == pytest.approx(
+        np.tanh(-PIECE_VALUE[MARSHAL]))
+    np.testing.assert_allclose(material(boards, 1), -worth)
+
+    drawn = Game.from_diagram("""
+        10 b2 .. .. .. .. .. .. .. .. bF
+         9 .. .. .. .. .. .. .. .. .. ..
+         8 .. .. .. .. .. .. .. .. .. ..
+         7 .. .. .. .. .. .. .. .. .. ..
+         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         4 .. .. .. .. .. .. .. .. .. ..
+         3 .. .. .. .. b9 .. .. .. .. ..
+         2 .. .. .. .. rM .. .. .. .. ..
+         1 rF .. .. .. .. .. .. .. .. ..
+           a  b  c  d  e  f  g  h  i  j
+        """, BARRAGE).state.board[0]
+    game = Game.from_state(BARRAGE, drawn, (drawn > 12).astype(np.uint8) * K.REVEALED, turn=0)
+    view = PlayerView.of(game, 0)  # every Blue piece revealed, so the belief is the board itself
+    truth = np.where(view.owner == 1, view.types, -1).astype(np.int8)
+
+    def net(obs):
+        return np.zeros((len(obs), 100), np.float32), np.full(len(obs), np.nan, np.float32)
+
+    search = Search(net, SearchConfig(samples=2, depth=0, candidates=len(view.legal_moves), rounds=1,
+                                      leaf="material"), belief=lambda v, rng: truth)
+    search.reset(BARRAGE, 0)
+    q = search.run(view, {m: 1 / len(view.legal_moves) for m in view.legal_moves}, np.random.default_rng(0)).q
+    capture = Move.parse("e2-e3")
+    red = PIECE_VALUE[FLAG] + PIECE_VALUE[MARSHAL]
+    blue = PIECE_VALUE[FLAG] + PIECE_VALUE[SCOUT]
+    assert q[capture] == pytest.approx(np.tanh(red - blue))
+    assert len(q) == 4  # and three quiet moves of the Marshal
+    for m in view.legal_moves:
+        if m != capture:
+            assert q[m] == pytest.approx(np.tanh(red - blue - PIECE_VALUE[GENERAL])), m
+    with pytest.raises(ValueError, match="leaf"):
+        SearchConfig(leaf="guess")
 
 
 @pytest.mark.parametrize("variant", [BARRAGE, CLASSIC])

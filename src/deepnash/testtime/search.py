@@ -3,13 +3,14 @@
 Source: the regularised policy-improvement search of Sokota et al. (2025), the Stratego agent that
 followed DeepNash; our reading of it, per move:
 
-1. sample K complete states consistent with everything public (``agents.determinize``: revealed
+1. sample K complete states consistent with everything public (``infostate.determinize``: revealed
    pieces keep their types, moved pieces are movable, the unrevealed counts are exact), with the
    human setup statistics tilting unmoved pieces and the memory heuristic's eliminations ruling
    types out;
 2. for each of the M candidate moves of highest prior probability and each sample, play the move,
    then let the network's own policy play both sides for ``depth`` more moves, in one ``VectorEnv``
-   batch of K x M games, and score the leaf with the value head (a finished game scores its result);
+   batch of K x M games, and score the leaf with the value head, or by material (``leaf``; a
+   finished game scores its result);
 3. ``Q(a)`` is the mean leaf value for the player to move over the samples;
 4. one regularised improvement step: ``pi'(a) ∝ exp((log pi(a) + alpha Q(a)) / (1 + alpha tau))``.
    Moves outside the candidates take the prior-weighted mean ``Q`` of the candidates.
@@ -28,13 +29,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..infostate.view import PlayerView
-from ..infostate.determinize import load_determinization, sample_hidden
-from ..infostate.setup_stats import deployment_weights
 from ..env.actions import square_to_action
 from ..env.vector import VectorEnv
 from ..game import Move
+from ..game.codes import owners, types
+from ..infostate.beliefs import PIECE_VALUE
+from ..infostate.determinize import load_determinization, sample_hidden
 from ..infostate.observe import move_rows
+from ..infostate.setup_stats import deployment_weights
+from ..infostate.view import PlayerView
 from .memory import MemoryHeuristic
 
 #: ``obs float32[N, 82, 10, 10] -> (logits float32[N, 100], value float32[N])``: the network.
@@ -42,6 +45,10 @@ NetFn = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 
 #: ``(view, rng) -> int8[100]``: a type for every opponent piece (``sample_hidden``'s contract).
 Belief = Callable[[PlayerView, np.random.Generator], np.ndarray]
+
+
+#: How the search scores a leaf that is not the end of the game (``SearchConfig.leaf``).
+LEAVES = ("value", "material")
 
 
 @dataclass(frozen=True)
@@ -57,6 +64,9 @@ class SearchConfig:
         rounds: most rounds per move (0: as many as the time allows).
         alpha: step size of the improvement.
         tau: its regularisation temperature (towards the prior).
+        leaf: how a leaf that is not the end of the game is scored: ``value`` (the value head) or
+            ``material`` (``tanh`` of the player's piece values less the opponent's, ``PIECE_VALUE``,
+            on the sampled complete state), for a network whose value head says little.
         rollout_threshold: the rollout policies drop actions below this probability and renormalise, as
             the test-time layer's thresholding does for the agent's own play (0: the raw policy).
     """
@@ -69,6 +79,7 @@ class SearchConfig:
     alpha: float = 3.0
     tau: float = 0.0
     rollout_threshold: float = 0.03
+    leaf: str = "value"
 
     def __post_init__(self) -> None:
         for name in ("samples", "candidates"):
@@ -76,6 +87,8 @@ class SearchConfig:
                 raise ValueError(f"search {name} must be at least 1, got {getattr(self, name)}")
         if self.depth < 0 or self.rounds < 0:
             raise ValueError(f"search depth and rounds must be >= 0, got {self.depth} and {self.rounds}")
+        if self.leaf not in LEAVES:
+            raise ValueError(f"search leaf {self.leaf!r}: choose one of {', '.join(LEAVES)}")
         if not 0 <= self.rollout_threshold < 1:
             raise ValueError(f"search rollout_threshold must be in [0, 1), got {self.rollout_threshold}")
         if not self.seconds > 0 or not self.alpha >= 0 or not self.tau >= 0:
@@ -228,7 +241,9 @@ class Search:
             actions[live] = _sample(logits, env.mask[live], rng, cfg.rollout_threshold)
             self._step(env, actions, result, me)
         live = np.isnan(result)
-        if live.any():
+        if live.any() and cfg.leaf == "material":
+            result[live] = material(env.state.board[live], me)
+        elif live.any():
             _, value = self.net(env.obs[live])
             result[live] = np.where(env.player[live] == me, value, -value)
         return result.reshape(k, m).sum(axis=0)
@@ -244,6 +259,14 @@ class Search:
         if self._env is None or self._env.batch_size != size or self._env.variant != view.variant:
             self._env = VectorEnv(size, view.variant, setups="random", auto_reset=False)
         return self._env
+
+
+def material(boards: np.ndarray, player: int) -> np.ndarray:
+    """``float64[N]``: ``tanh`` of ``player``'s piece values less the opponent's (``beliefs.PIECE_VALUE``)
+    on complete boards ``int8[N, 100]``: a leaf score in (-1, 1) that needs no value head."""
+    kind, owner = types(boards), owners(boards)
+    worth = np.where(kind >= 0, PIECE_VALUE[kind], 0.0)
+    return np.tanh((worth * (owner == player)).sum(axis=1) - (worth * (owner == 1 - player)).sum(axis=1))
 
 
 def _sample(logits: np.ndarray, mask: np.ndarray, rng: np.random.Generator, threshold: float = 0.0) -> np.ndarray:
