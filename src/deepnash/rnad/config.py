@@ -94,8 +94,9 @@ class ScheduleConfig:
 
     Iteration sizes are given as runs: ``sizes[k]`` learner steps, repeated
     ``repeats[k]`` times; the last size then repeats forever. The paper's
-    schedule is 100 iterations of 10k steps, 65 of 100k, then 35k (7.21M
-    steps for the first 166 iterations).
+    schedule is 100 iterations of 10k steps, 65 of 100k, then 35k ones (the
+    first 166 iterations make 7.535M steps; the paper's run stopped at 7.21M,
+    inside the 100k phase).
 
     Attributes:
         sizes: learner steps per iteration, one per run (each >= 1).
