@@ -22,9 +22,9 @@ import time
 import numpy as np
 
 from deepnash.agents import PlayerView
-from deepnash.infostate.view import push_recorded
 from deepnash.agents.registry import make_agent
 from deepnash.game import Game, get_variant
+from deepnash.infostate.view import push_recorded
 
 DEFAULT_AGENTS = ["random", "greedy", "cautious", "montecarlo", "mcts"]
 

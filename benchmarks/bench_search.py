@@ -21,9 +21,9 @@ import numpy as np
 import torch
 
 from deepnash.agents import PlayerView
-from deepnash.infostate.view import push_recorded
 from deepnash.agents.network_agent import NetworkAgent
 from deepnash.game import Game, get_variant
+from deepnash.infostate.view import push_recorded
 from deepnash.nn import DeepNashNet, get_preset
 from deepnash.testtime.search import Search, SearchConfig
 

@@ -24,9 +24,9 @@ import time
 
 import torch
 
-from deepnash.infostate.view import PlayerView, push_recorded
 from deepnash.agents.network_agent import SHIPPED_DIR, NetworkAgent, load_network
 from deepnash.game import Game, get_variant
+from deepnash.infostate.view import PlayerView, push_recorded
 from deepnash.nn import PRESETS, DeepNashNet, get_preset
 from deepnash.testtime import LAYERS, TestTimeConfig
 

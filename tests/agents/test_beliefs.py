@@ -6,12 +6,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deepnash.agents import PlayerView
-from deepnash.infostate.view import push_recorded
-from deepnash.infostate.beliefs import FIGHT, hidden_counts, type_distributions
-from deepnash.infostate.determinize import determinize, sample_hidden
 from deepnash.game import BARRAGE, CLASSIC, Game
 from deepnash.game import kernels as K
 from deepnash.game.state import BatchState
+from deepnash.infostate.beliefs import FIGHT, hidden_counts, type_distributions
+from deepnash.infostate.determinize import determinize, sample_hidden
+from deepnash.infostate.view import push_recorded
 
 
 def _random_position(variant, seed, plies):

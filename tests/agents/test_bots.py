@@ -6,11 +6,11 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from deepnash.agents import PlayerView
-from deepnash.infostate.view import push_recorded
 from deepnash.agents.registry import make_agent
 from deepnash.arena import referee_game, run_match
 from deepnash.game import BARRAGE, CLASSIC, Game
 from deepnash.game import kernels as K
+from deepnash.infostate.view import push_recorded
 
 BOTS = ["random", "greedy", "cautious", "montecarlo:samples=4,depth=8", "mcts:sims=16,determinizations=2"]
 

@@ -3,10 +3,10 @@
 import numpy as np
 
 from deepnash.agents import PlayerView, make_agent
-from deepnash.infostate.determinize import sample_hidden
-from deepnash.infostate.setup_stats import deployment_weights
 from deepnash.game import BARRAGE, CLASSIC, Game
 from deepnash.game.pieces import FLAG
+from deepnash.infostate.determinize import sample_hidden
+from deepnash.infostate.setup_stats import deployment_weights
 
 
 def test_weights_are_positive_ratios_to_uniform_placement_and_rotate_for_blue():

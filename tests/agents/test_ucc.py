@@ -8,9 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from deepnash.agents import PlayerView, RandomAgent
-from deepnash.infostate.view import push_recorded
 from deepnash.agents.ucc import PublicState, announce, serve_ucc
 from deepnash.game import BARRAGE, CLASSIC, Game, Move, random_deployment
+from deepnash.infostate.view import push_recorded
 from deepnash.notation.ucc import (
     UCCProtocolError,
     format_board,

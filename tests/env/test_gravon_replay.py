@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from deepnash.env import SetupPool, VectorEnv, move_to_actions
-from deepnash.notation.field import field_placements
 from deepnash.game import RecordError
+from deepnash.notation.field import field_placements
 from deepnash.notation.gravon import ResultType, find_archive_dir, read_records
 from deepnash.notation.replay import record_variant, replay
 

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from torch import nn
 
-from deepnash.nn import PRESETS, DeepNashNet, NetConfig, get_preset, masked_log_policy, parameter_count
 from deepnash.env.planes import P_NO_ATTACK, P_PHASE, P_SELECTED, P_STEP
+from deepnash.nn import PRESETS, DeepNashNet, NetConfig, get_preset, masked_log_policy, parameter_count
 
 torch.set_num_threads(1)
 

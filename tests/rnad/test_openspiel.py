@@ -7,9 +7,9 @@ import torch
 pytest.importorskip("pyspiel")
 
 from deepnash.rnad import AdamConfig, RNaDConfig, ScheduleConfig  # noqa: E402
+from deepnash.rnad.mlp import PolicyValueMLP  # noqa: E402
 from deepnash.rnad.openspiel_adapter import OpenSpielGame  # noqa: E402
 from deepnash.rnad.policy_gradient import PolicyGradientLearner  # noqa: E402
-from deepnash.rnad.mlp import PolicyValueMLP  # noqa: E402
 from deepnash.rnad.small_games import SmallGamePreset, make_rnad, train  # noqa: E402
 
 

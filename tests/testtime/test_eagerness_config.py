@@ -3,11 +3,11 @@
 import numpy as np
 import pytest
 
-from deepnash.env.planes import P_NO_ATTACK
 from deepnash.agents import AgentSpecError, make_agent
+from deepnash.env.planes import P_NO_ATTACK
 from deepnash.testtime import LAYERS, TestTimeConfig, TestTimeLayer
-from deepnash.testtime.search import SearchConfig
 from deepnash.testtime.eagerness import apply_eagerness, eager_ratio
+from deepnash.testtime.search import SearchConfig
 
 
 @pytest.mark.parametrize("r, expected", [(0.0, 0.0), (0.5, 0.75), (1.0, 1.0), (0.25, 0.4375)])

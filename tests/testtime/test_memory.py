@@ -5,9 +5,9 @@ import pytest
 
 from deepnash.env.planes import P_PUB_OPP, P_PUB_OWN
 from deepnash.game.pieces import MARSHAL, SPY
-from deepnash.testtime import TestTimeLayer
 from deepnash.infostate.determinize import position
 from deepnash.infostate.observe import move_rows, observe
+from deepnash.testtime import TestTimeLayer
 from deepnash.testtime.memory import MemoryHeuristic
 from testtime_helpers import Played
 

@@ -13,11 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deepnash.agents import PlayerView
-from deepnash.infostate.view import push_recorded
-from deepnash.infostate.beliefs import IMMOVABLE, hidden_counts
-from deepnash.infostate.determinize import load_determinization, sample_hidden
 from deepnash.agents.network_agent import NetworkAgent
-from deepnash.infostate.observe import observe_view
 from deepnash.arena import referee_game
 from deepnash.env.actions import square_to_action
 from deepnash.env.vector import VectorEnv
@@ -25,9 +21,11 @@ from deepnash.game import BARRAGE, CLASSIC, Game, Move
 from deepnash.game import kernels as K
 from deepnash.game.codes import code_of
 from deepnash.game.pieces import FLAG, GENERAL, MARSHAL, SCOUT
-from deepnash.infostate.beliefs import PIECE_VALUE
+from deepnash.infostate.beliefs import IMMOVABLE, PIECE_VALUE, hidden_counts
+from deepnash.infostate.determinize import load_determinization, sample_hidden
+from deepnash.infostate.observe import move_rows, observe_view
+from deepnash.infostate.view import push_recorded
 from deepnash.nn import DeepNashNet, get_preset
-from deepnash.infostate.observe import move_rows
 from deepnash.testtime.search import Search, SearchConfig, improve, material
 from test_memory import MARSHAL_CHANCE
 from testtime_helpers import Played

@@ -5,9 +5,9 @@ import pytest
 import torch
 
 from deepnash.agents import RandomAgent
-from deepnash.infostate.view import PlayerView, push_recorded
 from deepnash.agents.network_agent import NetworkAgent
 from deepnash.game import Game, get_variant
+from deepnash.infostate.view import PlayerView, push_recorded
 from deepnash.nn import DeepNashNet, get_preset
 from deepnash.testtime import TestTimeConfig, format_decision
 from test_value_bounds import blunder_view

@@ -9,11 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deepnash.agents import PlayerView
-from deepnash.infostate.view import push_recorded
-from deepnash.infostate.beliefs import FIGHT, IMMOVABLE
 from deepnash.game import Game, Move
 from deepnash.game.kernels import NEIGHBOUR
 from deepnash.game.pieces import SCOUT
+from deepnash.infostate.beliefs import FIGHT, IMMOVABLE
+from deepnash.infostate.view import push_recorded
 from deepnash.testtime import TestTimeConfig, TestTimeLayer
 from deepnash.testtime.public import EMPTY, PublicBoard
 from deepnash.testtime.value_bounds import safe_replies, value_bounds

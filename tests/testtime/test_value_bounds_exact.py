@@ -6,11 +6,11 @@ from itertools import permutations
 import numpy as np
 import pytest
 
-from deepnash.infostate.beliefs import IMMOVABLE, hidden_counts
-from deepnash.infostate.view import push_recorded
 from deepnash.game import IllegalMoveError
+from deepnash.infostate.beliefs import IMMOVABLE, hidden_counts
 from deepnash.infostate.determinize import position
 from deepnash.infostate.observe import move_rows, observe
+from deepnash.infostate.view import push_recorded
 from deepnash.testtime.public import PublicBoard
 from deepnash.testtime.value_bounds import safe_replies, value_bounds
 from test_threats import CHASE

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from deepnash.infostate.view import MoveRecord, PlayerView, push_recorded
 from deepnash.game import Game, Move, Variant, parse_square
 from deepnash.game import kernels as K
+from deepnash.infostate.view import MoveRecord, PlayerView, push_recorded
 
 #: A small army (Flag, Scout, General, 3 Bombs) so that whole positions fit in a diagram.
 SMALL = (1, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 3)

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import torch
 
-from deepnash.infostate.view import PlayerView, push_recorded
 from deepnash.agents.network_agent import SHIPPED_DIR, load_network
 from deepnash.game import Game
-from deepnash.notation.gravon import read_records
+from deepnash.infostate.view import PlayerView, push_recorded
 from deepnash.notation.field import field_placements
+from deepnash.notation.gravon import read_records
 from deepnash.notation.replay import record_variant, replay
 
 HERE = Path(__file__).resolve().parent

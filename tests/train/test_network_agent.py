@@ -8,10 +8,10 @@ import torch
 
 from deepnash.agents import MoveRecord, PlayerView, RandomAgent, play_game
 from deepnash.agents.network_agent import NetworkAgent
-from deepnash.infostate.observe import observe_view
 from deepnash.agents.registry import make_agent
 from deepnash.env import VectorEnv, actions_to_move
 from deepnash.game import Game, get_variant
+from deepnash.infostate.observe import observe_view
 from deepnash.nn import DeepNashNet, get_preset
 from deepnash.nn.checkpoint import save_checkpoint
 

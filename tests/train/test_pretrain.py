@@ -13,10 +13,10 @@ from typer.testing import CliRunner
 
 from deepnash.agents import MoveRecord, PlayerView
 from deepnash.agents.network_agent import load_network
-from deepnash.infostate.observe import observe_view
 from deepnash.cli import app
 from deepnash.env.actions import deploy_order
 from deepnash.game import Game, get_variant
+from deepnash.infostate.observe import observe_view
 from deepnash.nn import DeepNashNet, get_preset
 from deepnash.nn.checkpoint import load_checkpoint
 from deepnash.train.human import DEPLOY, DISPLACE, SELECT, HumanDecisions, load_games, split_games

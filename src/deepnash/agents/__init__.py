@@ -3,8 +3,8 @@
 Build any agent from a spec string with ``make_agent`` (``agents.registry``).
 """
 
-from .base import Agent, play_game
 from ..infostate.view import UNKNOWN, MoveRecord, PlayerView
+from .base import Agent, play_game
 from .random_agent import RandomAgent
 from .registry import AgentSpecError, make_agent, register_agent
 

@@ -20,11 +20,11 @@ import numpy as np
 
 from ..game import Move
 from ..game.pieces import FLAG, GENERAL, MARSHAL
-from .base import SeededBot
+from ..infostate.beliefs import FIGHT, PIECE_VALUE, fight_odds, threat_odds, type_distributions
 from ..infostate.view import PlayerView
+from .base import SeededBot
 from .registry import register_agent
 from .setups import guarded_deployment
-from ..infostate.beliefs import FIGHT, PIECE_VALUE, fight_odds, threat_odds, type_distributions
 
 #: Share of the no-attack draw limit after which the greedy bot takes any attack that can win.
 STALL_FRACTION = 0.5

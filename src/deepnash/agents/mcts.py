@@ -30,14 +30,14 @@ import numpy as np
 from ..game import Move
 from ..game import kernels as K
 from ..game.codes import type_of
-from .base import SeededBot
-from ..infostate.view import PlayerView
 from ..infostate.beliefs import FIGHT, PIECE_VALUE
 from ..infostate.determinize import determinize
+from ..infostate.setup_stats import deployment_weights
+from ..infostate.view import PlayerView
+from .base import SeededBot
 from .heuristic import CautiousAgent
 from .registry import register_agent
 from .rollout import copy_slot, rollout_value
-from ..infostate.setup_stats import deployment_weights
 from .setups import guarded_deployment
 
 

@@ -14,10 +14,10 @@ import numpy as np
 
 from ..game import Move
 from ..game import kernels as K
-from .base import SeededBot
-from ..infostate.view import PlayerView
 from ..infostate.beliefs import PIECE_VALUE
 from ..infostate.determinize import determinize
+from ..infostate.view import PlayerView
+from .base import SeededBot
 from .registry import register_agent
 from .rollout import evaluate_moves
 from .setups import guarded_deployment

@@ -22,11 +22,11 @@ from ..env.actions import action_to_square, deploy_order, square_to_action
 from ..game import Move, Outcome, Variant, get_variant
 from ..game import kernels as K
 from ..game.codes import code_of
+from ..infostate.observe import observe_deployment, observe_view
+from ..infostate.view import PlayerView
 from ..nn import DeepNashNet, NetConfig, masked_log_policy
 from ..testtime import DecisionLog, LayerEffect, TestTimeConfig, TestTimeLayer, TurnPlan
 from ..testtime.search import Search, SearchConfig
-from ..infostate.observe import observe_deployment, observe_view
-from ..infostate.view import PlayerView
 from .registry import AgentSpecError, register_agent
 
 #: Where shipped weights live: ``deepnash/data/shipped/<variant>/`` (a checkpoint directory).

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..game import Move
-from .base import SeededBot
 from ..infostate.view import PlayerView
+from .base import SeededBot
 
 
 class RandomAgent(SeededBot):

@@ -28,6 +28,8 @@ import numpy as np
 from ..game import Move, Outcome, Termination, Variant
 from ..game import kernels as K
 from ..game.pieces import SCOUT
+from ..infostate.determinize import position
+from ..infostate.view import UNKNOWN, MoveRecord, PlayerView
 from ..notation.ucc import (
     UCCProtocolError,
     MoveLine,
@@ -40,8 +42,6 @@ from ..notation.ucc import (
     parse_move_line,
     parse_setup,
 )
-from ..infostate.determinize import position
-from ..infostate.view import UNKNOWN, MoveRecord, PlayerView
 from .base import Agent
 from .failure import AgentFailure
 from .registry import register_agent

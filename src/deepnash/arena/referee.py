@@ -13,10 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..agents.base import Agent
-from ..infostate.view import MoveRecord, PlayerView, push_recorded
 from ..agents.failure import AgentFailure
 from ..game import Game, IllegalMoveError, InvalidSetupError, Termination, Variant
 from ..game.state import deployment, deployment_types
+from ..infostate.view import MoveRecord, PlayerView, push_recorded
 from ..notation.gravon import GravonRecord, ResultType, record_from_game
 
 

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .errors import InvalidPositionError
 from .codes import owner_of, type_of
+from .errors import InvalidPositionError
 from .pieces import PIECE_CHARS
 from .squares import FILES, square_name
 from .variant import Variant, get_variant

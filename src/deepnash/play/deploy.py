@@ -7,10 +7,10 @@ from typing import Callable
 import numpy as np
 
 from ..game import Variant, deployment, get_variant, random_deployment
-from ..game.state import deployment_types
 from ..game.errors import InvalidSetupError
 from ..game.pieces import PIECE_NAMES, PLAYER_NAMES, piece_type
 from ..game.squares import parse_square, square_name
+from ..game.state import deployment_types
 
 #: A source of whole setups: ``(variant, player, rng) -> int8[100]`` placement.
 SetupDraw = Callable[[Variant, int, np.random.Generator], np.ndarray]

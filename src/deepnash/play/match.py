@@ -11,12 +11,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..agents.base import Agent
-from ..infostate.view import MoveRecord, PlayerView, push_recorded
-from ..infostate.beliefs import losses
 from ..agents.registry import AgentSpecError, make_agent
 from ..game import BattleResult, Game, Move, Outcome, Variant, get_variant
 from ..game.errors import GameInProgressError, GameOverError, IllegalMoveError
 from ..game.pieces import PIECE_NAMES, PLAYER_NAMES
+from ..infostate.beliefs import losses
+from ..infostate.view import MoveRecord, PlayerView, push_recorded
 
 
 class HumanMatch:

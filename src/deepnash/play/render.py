@@ -12,10 +12,10 @@ import numpy as np
 from rich.console import Group
 from rich.text import Text
 
-from ..infostate.view import UNKNOWN, MoveRecord, PlayerView
 from ..game.codes import EMPTY, LAKE, owner_of, type_of
 from ..game.pieces import PIECE_LABELS, PIECE_NAMES, PLAYER_NAMES
 from ..game.squares import FILES
+from ..infostate.view import UNKNOWN, MoveRecord, PlayerView
 from .deploy import SetupBuilder
 from .match import describe_move
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..infostate.view import UNKNOWN
 from ..game.pieces import PLAYER_NAMES
+from ..infostate.view import UNKNOWN
 from .match import HumanMatch, describe_move, describe_outcome
 
 

@@ -29,10 +29,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..infostate.view import PlayerView
 from ..env.actions import action_to_square, square_to_action
 from ..env.planes import P_NO_ATTACK
 from ..game import Move
+from ..infostate.view import PlayerView
 from .config import TestTimeConfig
 from .eagerness import apply_eagerness
 from .explain import DecisionLog, LayerEffect

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..infostate.view import MoveRecord, PlayerView
-from ..infostate.beliefs import FIGHT
 from ..env.planes import NUM_PLANES, P_PUB_OPP, P_PUB_OWN
 from ..game import Move
 from ..game import kernels as K
 from ..game.pieces import COLONEL, GENERAL, MARSHAL, NUM_TYPES, PIECE_NAMES, SPY
+from ..infostate.beliefs import FIGHT
+from ..infostate.view import MoveRecord, PlayerView
 from .public import PublicBoard
 
 #: (attacker type, targets it would attack, only when no recapture is possible).

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..infostate.view import MoveRecord, PlayerView
-from ..infostate.beliefs import losses
 from ..game import kernels as K
 from ..game.pieces import BOMB, FLAG, NUM_TYPES, SCOUT
+from ..infostate.beliefs import losses
+from ..infostate.view import MoveRecord, PlayerView
 
 EMPTY, LAKE = -1, 2
 

@@ -20,8 +20,8 @@ Our reading, in terms of piece identities (``PublicBoard.piece``):
 
 from __future__ import annotations
 
-from ..infostate.view import PlayerView
 from ..game import Move
+from ..infostate.view import PlayerView
 from .public import EMPTY, PublicBoard
 
 #: A chase: (threatening piece, threatened piece, square of the 2x2 block's lower-left corner).

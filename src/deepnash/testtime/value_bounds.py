@@ -34,13 +34,13 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ..infostate.view import MoveRecord, PlayerView, push_recorded
-from ..infostate.beliefs import FIGHT, IMMOVABLE
 from ..game import Game, IllegalMoveError, Move
 from ..game import kernels as K
 from ..game.pieces import BOMB, FLAG, SCOUT
+from ..infostate.beliefs import FIGHT, IMMOVABLE
 from ..infostate.determinize import position
 from ..infostate.observe import move_rows, observe
+from ..infostate.view import MoveRecord, PlayerView, push_recorded
 from .public import EMPTY, PublicBoard
 
 ValueFn = Callable[[np.ndarray], np.ndarray]

@@ -21,11 +21,11 @@ import torch
 
 from .. import __version__
 from ..nn import DeepNashNet
+from ..nn.checkpoint import (CheckpointError, join_tensors, load_checkpoint, save_agent, save_checkpoint, starting_weights,
+                         split_tensors)
 from ..rnad import RNaDLearner
 from . import distributed
 from .batch import to_trajectory
-from ..nn.checkpoint import (CheckpointError, join_tensors, load_checkpoint, save_agent, save_checkpoint, starting_weights,
-                         split_tensors)
 from .config import TrainConfig
 from .evaluate import versus_random
 from .logs import RunLog
