@@ -224,9 +224,10 @@ class Search:
         env = self._batch(view, k * m)
         rows = move_rows(view.history)
         for s in range(k):
-            hidden = draw(rng)
-            for c in range(m):
-                load_determinization(view, hidden, env.state, s * m + c)
+            load_determinization(view, draw(rng), env.state, s * m)
+            for c in range(m):  # every candidate starts from the same sample
+                if c:
+                    env.state.copy_game(s * m, s * m + c)
                 env.resume(s * m + c, rows)
         result = np.full(k * m, np.nan)  # the result for ``me`` of games that ended
         first = np.array([[square_to_action(c.from_sq, me), square_to_action(c.to_sq, me)] for c in cands])
