@@ -157,16 +157,21 @@ class Game:
         Raises:
             InvalidPositionError: as ``BatchState.load``.
         """
-        g = cls.__new__(cls)
-        g.variant = get_variant(variant)
-        g.state = BatchState(1, g.variant)
+        v = get_variant(variant)
+        state = BatchState(1, v)
         resigned = outcome is not None and outcome.termination == Termination.RESIGNATION
         end = None if outcome is None or resigned else (
             int(outcome.termination), -1 if outcome.winner is None else outcome.winner)
-        g.state.load(0, board, flags, turn=turn, outcome=end, **counters)
-        g.setups = placements(g.state.board[0]) if counters.get("ply", 0) == 0 else None
-        g.move_stack = []
-        g._resigned = 1 - outcome.winner if resigned else None
+        state.load(0, board, flags, turn=turn, outcome=end, **counters)
+        setups = placements(state.board[0]) if counters.get("ply", 0) == 0 else None
+        return cls._around(v, state, setups, [], 1 - outcome.winner if resigned else None)
+
+    @classmethod
+    def _around(cls, variant: Variant, state: BatchState, setups, move_stack: list[Move],
+                resigned: int | None) -> "Game":
+        """A game over an already built one-game ``state`` (``from_state``, ``copy``)."""
+        g = cls.__new__(cls)
+        g.variant, g.state, g.setups, g.move_stack, g._resigned = variant, state, setups, move_stack, resigned
         g._buf = np.empty((K.MAX_MOVES, 2), dtype=np.int16)
         return g
 
@@ -289,12 +294,6 @@ class Game:
 
     def copy(self) -> "Game":
         """An independent copy (state, setups and move stack)."""
-        g = Game.__new__(Game)
-        g.variant = self.variant
-        g.setups = self.setups
-        g.state = BatchState(1, self.variant)
-        self.state.copy_game(0, 0, g.state)
-        g.move_stack = list(self.move_stack)
-        g._resigned = self._resigned
-        g._buf = np.empty_like(self._buf)
-        return g
+        state = BatchState(1, self.variant)
+        self.state.copy_game(0, 0, state)
+        return Game._around(self.variant, state, self.setups, list(self.move_stack), self._resigned)
