@@ -3,7 +3,8 @@
 Agent specs: ``checkpoint:DIR`` (a training run or checkpoint directory) and
 ``shipped`` / ``shipped:barrage`` for the weights shipped in ``deepnash/data/``.
 Options: ``weights=online|target`` (which network of the checkpoint),
-``greedy=true`` (argmax instead of sampling from the policy), every field of
+``greedy=true`` (argmax instead of sampling from the policy), ``setup=human`` (deploy
+from a setup people played instead of the deployment head; also ``random``, ``guarded``), every field of
 ``TestTimeConfig`` (the layers' switches ``value_bounds=off`` ... and their
 parameters ``eps_vb=0.1`` ...), and ``search=on`` with every field of
 ``SearchConfig`` (``samples``, ``depth``, ``candidates``, ``seconds``, ...).
@@ -27,6 +28,7 @@ from ..infostate.view import PlayerView
 from ..nn import DeepNashNet, NetConfig, masked_log_policy
 from ..testtime import DecisionLog, LayerEffect, TestTimeConfig, TestTimeLayer, TurnPlan
 from ..testtime.search import Search, SearchConfig
+from .base import SETUP_SOURCES, draw_setup
 from .registry import AgentSpecError, register_agent
 
 #: Where shipped weights live: ``deepnash/data/shipped/<variant>/`` (a checkpoint directory).
@@ -41,6 +43,8 @@ class NetworkAgent:
         greedy: take the most probable action instead of sampling the policy.
         name: shown in tables (the registry sets it to the spec string).
         testtime: the test-time layer's switches (``deepnash.testtime``); ``None`` plays the raw policy.
+        setup: ``own`` deploys with the deployment head; ``human``, ``guarded`` or ``random`` draws the
+            setup from that source instead (``agents.base.draw_setup``), with the seed given to ``reset``.
         search: plays each move from the belief-sampled search's improved policy
             (``testtime.search``) instead of the step policies; the observation layers
             (eagerness, memory) and the removal of pointless threats still apply, value bounds,
@@ -53,8 +57,12 @@ class NetworkAgent:
     """
 
     def __init__(self, net: DeepNashNet, greedy: bool = False, name: str = "network",
-                 testtime: TestTimeConfig | None = None, search: SearchConfig | None = None):
+                 testtime: TestTimeConfig | None = None, search: SearchConfig | None = None,
+                 setup: str = "own"):
+        if setup not in SETUP_SOURCES:
+            raise ValueError(f"setup={setup!r}: choose one of {', '.join(SETUP_SOURCES)}")
         self.net = net.eval()
+        self.setup = setup
         self.greedy = greedy
         self.name = name
         # --- test-time layer ---
@@ -108,8 +116,11 @@ class NetworkAgent:
         return action
 
     def choose_setup(self) -> np.ndarray:
-        """Place the pieces one by one in the paper's order with the deployment head."""
+        """Place the pieces one by one in the paper's order with the deployment head (or draw the
+        setup from the ``setup`` source)."""
         v, p = self._variant, self._player
+        if self.setup != "own":
+            return draw_setup(self.setup, v, p, self._rng)
         board = np.zeros((1, 100), np.int8)
         for s in v.lakes:
             board[0, s] = K.LAKE
@@ -219,19 +230,21 @@ def load_network(path: str | Path, weights: str = "online") -> tuple[DeepNashNet
 
 
 def from_checkpoint(path: str, weights: str = "online", greedy: bool = False, search: bool = False,
-                    testtime: TestTimeConfig = TestTimeConfig(),
+                    setup: str = "own", testtime: TestTimeConfig = TestTimeConfig(),
                     search_config: SearchConfig = SearchConfig()) -> NetworkAgent:
     """Agent spec ``checkpoint:DIR``: the ``weights`` network of a run or checkpoint directory, with the
     test-time layers (every ``TestTimeConfig`` field is an option: ``value_bounds=off``, ``eps_vb=0.1``...;
     ``docs/test-time.md``) and, with ``search=on``, the search (every ``SearchConfig`` field: ``seconds=2``...)."""
     return NetworkAgent(load_network(path, weights)[0], greedy=greedy, testtime=testtime,
-                        search=search_config if search else None)
+                        search=search_config if search else None, setup=setup)
 
 
-def shipped(variant: str = "barrage", greedy: bool = False, search: bool = False,
+def shipped(variant: str = "barrage", greedy: bool = False, search: bool = False, setup: str = "human",
             testtime: TestTimeConfig = TestTimeConfig(), search_config: SearchConfig = SearchConfig()) -> NetworkAgent:
     """Agent spec ``shipped``: the weights trained for ``variant`` and shipped with the package, with
     the options of ``checkpoint`` (``shipped:classic,value_bounds=off``, ``shipped:search=on,seconds=2``).
+    It deploys from the setups people played (``setup=human``) unless told ``setup=own``: on Barrage that
+    alone wins 72% of 200 games against the same network deploying with its own head (README, Results).
 
     Raises:
         AgentSpecError: no weights shipped for ``variant``.
@@ -240,7 +253,8 @@ def shipped(variant: str = "barrage", greedy: bool = False, search: bool = False
     if not path.is_dir():
         have = sorted(p.name for p in SHIPPED_DIR.iterdir()) if SHIPPED_DIR.is_dir() else []
         raise AgentSpecError(f"no shipped weights for {variant!r}; shipped: {', '.join(have) or 'none'}")
-    return from_checkpoint(str(path), greedy=greedy, search=search, testtime=testtime, search_config=search_config)
+    return from_checkpoint(str(path), greedy=greedy, search=search, setup=setup, testtime=testtime,
+                           search_config=search_config)
 
 
 _OPTIONS = {"testtime": TestTimeConfig, "search_config": SearchConfig}
