@@ -17,6 +17,17 @@ from ..infostate.view import MoveRecord, PlayerView, push_recorded
 SETUP_SOURCES = ("own", "random", "guarded", "human")
 
 
+def check_setup_source(setup: str) -> str:
+    """``setup`` unchanged if it is one of ``SETUP_SOURCES``.
+
+    Raises:
+        ValueError: naming the bad source and the choices.
+    """
+    if setup not in SETUP_SOURCES:
+        raise ValueError(f"setup={setup!r}: choose one of {', '.join(SETUP_SOURCES)}")
+    return setup
+
+
 def draw_setup(source: str, variant: Variant, player: int, rng: np.random.Generator) -> np.ndarray:
     """A setup ``int8[100]`` for ``player`` from ``source``: ``random`` (uniform legal), ``guarded``
     (Flag on the back row behind Bombs, the rest random) or ``human`` (a Gravon setup from
@@ -53,9 +64,7 @@ class SeededBot:
     deploy = staticmethod(random_deployment)
 
     def __init__(self, setup: str = "own") -> None:
-        if setup not in SETUP_SOURCES:
-            raise ValueError(f"setup={setup!r}: choose one of {', '.join(SETUP_SOURCES)}")
-        self.setup = setup
+        self.setup = check_setup_source(setup)
         self._rng = np.random.default_rng()
         self._variant: Variant | None = None
         self._player = 0

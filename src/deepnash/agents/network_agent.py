@@ -28,7 +28,7 @@ from ..infostate.view import PlayerView
 from ..nn import DeepNashNet, NetConfig, masked_log_policy
 from ..testtime import DecisionLog, LayerEffect, TestTimeConfig, TestTimeLayer, TurnPlan
 from ..testtime.search import Search, SearchConfig
-from .base import SETUP_SOURCES, draw_setup
+from .base import check_setup_source, draw_setup
 from .registry import AgentSpecError, register_agent
 
 #: Where shipped weights live: ``deepnash/data/shipped/<variant>/`` (a checkpoint directory).
@@ -59,10 +59,8 @@ class NetworkAgent:
     def __init__(self, net: DeepNashNet, greedy: bool = False, name: str = "network",
                  testtime: TestTimeConfig | None = None, search: SearchConfig | None = None,
                  setup: str = "own"):
-        if setup not in SETUP_SOURCES:
-            raise ValueError(f"setup={setup!r}: choose one of {', '.join(SETUP_SOURCES)}")
         self.net = net.eval()
-        self.setup = setup
+        self.setup = check_setup_source(setup)
         self.greedy = greedy
         self.name = name
         # --- test-time layer ---
