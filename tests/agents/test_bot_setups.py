@@ -1,12 +1,13 @@
-"""Where the built-in bots' setups come from: their own rule, random, guarded or human (Gravon)."""
+"""Where the built-in bots' setups come from: their own rule, random, guarded, human (Gravon) or walled."""
 
 import numpy as np
 import pytest
 
 from deepnash.agents import make_agent
 from deepnash.agents.registry import AgentSpecError
-from deepnash.env.setups import human_pool
+from deepnash.env.setups import flag_walled, human_pool
 from deepnash.game import BARRAGE, CLASSIC, deployment
+from deepnash.game.pieces import BOMB, FLAG
 from deepnash.game.state import deployment_types
 
 
@@ -35,9 +36,10 @@ def test_random_and_guarded_sources_and_a_bad_one():
 
 
 @pytest.mark.parametrize("variant", [CLASSIC, BARRAGE])
-def test_shipped_agents_deploy_from_human_setups_unless_told_to_use_their_head(variant):
+def test_shipped_agents_deploy_from_human_setups_or_with_their_head(variant):
+    """``setup=human`` is the default on Barrage; Classic's default, ``walled``, is tested in test_shipped_options."""
     pool = {row.tobytes() for row in human_pool(variant).setups}
-    human = make_agent(f"shipped:{variant.name}")
+    human = make_agent(f"shipped:{variant.name},setup=human")
     own = make_agent(f"shipped:{variant.name},setup=own")
     assert (human.setup, own.setup) == ("human", "own")
     for player in (0, 1):
@@ -60,3 +62,39 @@ def test_a_network_checkpoint_deploys_with_its_head_by_default_and_refuses_a_bad
     assert make_agent(f"checkpoint:{SHIPPED_DIR / 'barrage'},setup=guarded").setup == "guarded"
     with pytest.raises(ValueError, match="setup='sideways'"):
         make_agent("shipped:setup=sideways")
+
+
+def _walled_slowly(setup: np.ndarray) -> bool:
+    """Reference for ``flag_walled``: square by square, a Bomb on each of the Flag's neighbours on the board."""
+    flag = int(np.flatnonzero(setup == FLAG)[0])
+    row, col = divmod(flag, 10)
+    around = [(row + dr, col + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))]
+    return all(setup[r * 10 + c] == BOMB for r, c in around if 0 <= r < 10 and 0 <= c < 10)
+
+
+@pytest.mark.parametrize("variant", [CLASSIC, BARRAGE])
+def test_flag_walled_agrees_with_a_square_by_square_check_on_every_human_setup(variant):
+    setups = human_pool(variant).setups
+    expected = np.array([_walled_slowly(s) for s in setups])
+    np.testing.assert_array_equal(flag_walled(setups), expected)
+    # Blue's setups are Red's turned round: turning them does not change which are walled.
+    np.testing.assert_array_equal(flag_walled(setups[:, ::-1]), expected)
+
+
+def test_walled_setups_are_peoples_with_the_flag_walled_in_and_barrage_has_none():
+    pool = {row.tobytes() for row in human_pool(CLASSIC).setups}
+    agent = make_agent("cautious:setup=walled")
+    drawn = set()
+    for player in (0, 1):
+        for seed in range(10):
+            agent.reset(CLASSIC, player, seed=seed)
+            placed = agent.choose_setup()
+            np.testing.assert_array_equal(
+                deployment(CLASSIC, player, deployment_types(CLASSIC, player, placed)), placed)
+            red_side = placed if player == 0 else placed[::-1]
+            assert red_side.tobytes() in pool and _walled_slowly(red_side)
+            drawn.add(red_side.tobytes())
+    assert len(drawn) >= 8  # ten seeds draw (nearly) ten setups: a pool, not one
+    agent.reset(BARRAGE, 0, seed=0)
+    with pytest.raises(ValueError, match="walled"):
+        agent.choose_setup()

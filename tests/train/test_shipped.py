@@ -40,7 +40,7 @@ def test_missing_variant_names_what_is_shipped():
 def test_shipped_classic_agent_plays_legal_games_and_beats_the_random_bot():
     """The Classic agent (behaviour cloning on Gravon games, TRAINING.md): legal whole games, and far
     more wins against the random bot than an untrained network's third."""
-    agent = make_agent("shipped:classic,value_bounds=off")
+    agent = make_agent("shipped:classic,search=off,greedy=false,setup=human,value_bounds=off")  # the weights alone
     game, history = play_game(agent, RandomAgent(), get_variant("classic").with_rules(max_moves=200), 3)
     assert game.is_over() and len(history) == game.ply
     result = agent_versus_random(agent, "classic", 12, seed=1)

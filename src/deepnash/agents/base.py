@@ -14,7 +14,7 @@ from ..game import Game, Move, Outcome, Variant, random_deployment
 from ..infostate.view import MoveRecord, PlayerView, push_recorded
 
 #: Where a built-in bot's setup comes from (agent spec option ``setup=...``).
-SETUP_SOURCES = ("own", "random", "guarded", "human")
+SETUP_SOURCES = ("own", "random", "guarded", "human", "walled")
 
 
 def check_setup_source(setup: str) -> str:
@@ -30,11 +30,13 @@ def check_setup_source(setup: str) -> str:
 
 def draw_setup(source: str, variant: Variant, player: int, rng: np.random.Generator) -> np.ndarray:
     """A setup ``int8[100]`` for ``player`` from ``source``: ``random`` (uniform legal), ``guarded``
-    (Flag on the back row behind Bombs, the rest random) or ``human`` (a Gravon setup from
-    ``env.setups.human_pool``, rotated for Blue).
+    (Flag on the back row behind Bombs, the rest random), ``human`` (a Gravon setup from
+    ``env.setups.human_pool``, rotated for Blue) or ``walled`` (one of those whose Flag has a Bomb on
+    every neighbouring square, ``env.setups.flag_walled``: 1,347 of the 3,181 Classic ones).
 
     Raises:
-        ValueError: an unknown source, or no human setups for the variant.
+        ValueError: an unknown source, or no such human setups for the variant (Barrage has one Bomb,
+            which walls in no Flag).
     """
     if source == "random":
         return random_deployment(variant, player, rng)
@@ -42,10 +44,14 @@ def draw_setup(source: str, variant: Variant, player: int, rng: np.random.Genera
         from .setups import guarded_deployment
 
         return guarded_deployment(variant, player, rng)
-    if source == "human":
-        from ..env.setups import human_pool
+    if source in ("human", "walled"):
+        from ..env.setups import flag_walled, human_pool
 
         setups = human_pool(variant).setups
+        if source == "walled":
+            setups = setups[flag_walled(setups)]
+            if not len(setups):
+                raise ValueError(f"setup=walled: no setup people played on {variant.name} walls its Flag in with Bombs")
         red = setups[int(rng.integers(len(setups)))]
         return red.copy() if player == 0 else red[::-1].copy()
     raise ValueError(f"unknown setup source {source!r}; choose one of {', '.join(SETUP_SOURCES[1:])}")
@@ -56,7 +62,8 @@ class SeededBot:
     a setup and nothing to do at the end of a game. Subclasses implement ``act``.
 
     Args:
-        setup: ``own`` (the bot's ``deploy``), or a ``draw_setup`` source: ``random``, ``guarded``, ``human``.
+        setup: ``own`` (the bot's ``deploy``), or a ``draw_setup`` source: ``random``, ``guarded``, ``human``,
+            ``walled``.
     """
 
     name = "bot"

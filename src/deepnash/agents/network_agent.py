@@ -14,6 +14,7 @@ The observation is rebuilt from the ``PlayerView`` alone (``infostate.observe``)
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -33,6 +34,10 @@ from .registry import AgentSpecError, register_agent
 
 #: Where shipped weights live: ``deepnash/data/shipped/<variant>/`` (a checkpoint directory).
 SHIPPED_DIR = Path(__file__).resolve().parent.parent / "data" / "shipped"
+#: Beside shipped weights, the options its agent plays with unless the spec says otherwise (optional).
+SHIPPED_OPTIONS = "agent.json"
+#: The variant ``shipped`` plays when the spec names none.
+SHIPPED_VARIANT = "barrage"
 
 
 class NetworkAgent:
@@ -237,12 +242,13 @@ def from_checkpoint(path: str, weights: str = "online", greedy: bool = False, se
                         search=search_config if search else None, setup=setup)
 
 
-def shipped(variant: str = "barrage", greedy: bool = False, search: bool = False, setup: str = "human",
+def shipped(variant: str = SHIPPED_VARIANT, greedy: bool = False, search: bool = False, setup: str = "human",
             testtime: TestTimeConfig = TestTimeConfig(), search_config: SearchConfig = SearchConfig()) -> NetworkAgent:
     """Agent spec ``shipped``: the weights trained for ``variant`` and shipped with the package, with
     the options of ``checkpoint`` (``shipped:classic,value_bounds=off``, ``shipped:search=on,seconds=2``).
     It deploys from the setups people played (``setup=human``) unless told ``setup=own``: on Barrage that
     alone wins 72% of 200 games against the same network deploying with its own head (README, Results).
+    Where the weights come with ``agent.json``, its options are the defaults (``shipped_options``).
 
     Raises:
         AgentSpecError: no weights shipped for ``variant``.
@@ -255,8 +261,32 @@ def shipped(variant: str = "barrage", greedy: bool = False, search: bool = False
                            search_config=search_config)
 
 
+def shipped_options(given: dict[str, str]) -> dict[str, str]:
+    """The options ``shipped:VARIANT`` takes where its spec gives none: the ``"options"`` object of
+    ``agent.json`` beside the variant's weights, the settings measured best for them (for Classic,
+    search and walled-in Flags: ``data/shipped/classic/TRAINING.md``).  ``{}`` when there is no file.
+
+    Args:
+        given: the spec's options as strings; ``variant`` picks the weights.
+
+    Raises:
+        AgentSpecError: the file is not JSON holding an ``"options"`` object of strings, naming the file.
+    """
+    path = SHIPPED_DIR / given.get("variant", SHIPPED_VARIANT) / SHIPPED_OPTIONS
+    if not path.is_file():
+        return {}
+    try:
+        options = json.loads(path.read_text())["options"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise AgentSpecError(f"{path}: cannot read the shipped agent's options ({e!r})") from None
+    if not isinstance(options, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in options.items()):
+        raise AgentSpecError(f"{path}: 'options' must be an object of strings, like an agent spec's options")
+    return options
+
+
 _OPTIONS = {"testtime": TestTimeConfig, "search_config": SearchConfig}
 register_agent("checkpoint", from_checkpoint, takes_path=True, configs=_OPTIONS, aliases={"discretise": "discretize"},
                summary="a trained DeepNash network from a training run or checkpoint directory")
 register_agent("shipped", shipped, positional="variant", configs=_OPTIONS, aliases={"discretise": "discretize"},
+               defaults=shipped_options,
                summary="the DeepNash networks shipped with the package: shipped:barrage, shipped:classic")

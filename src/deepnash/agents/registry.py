@@ -46,6 +46,7 @@ class _Entry:
     summary: str
     positional: str | None
     configs: dict[str, type]
+    defaults: Callable[[dict[str, str]], dict[str, str]] | None = None
 
     def options(self) -> dict[str, tuple[str | None, object]]:
         """Option name -> (the config keyword it belongs to, or ``None`` for the factory's own; its default)."""
@@ -92,6 +93,7 @@ def register_agent(
     summary: str = "",
     positional: str | None = None,
     configs: Mapping[str, type] | None = None,
+    defaults: Callable[[dict[str, str]], dict[str, str]] | None = None,
 ) -> None:
     """Make ``name`` available to ``make_agent``.
 
@@ -107,13 +109,16 @@ def register_agent(
             ``shipped:classic`` means ``shipped:variant=classic``.
         configs: factory keyword -> a dataclass whose fields are options too; the
             factory gets an instance built from those options (defaults for the rest).
+        defaults: called with the options a spec gives (strings, the positional one included); returns
+            options, as strings, that the agent takes where the spec gives none (e.g. per variant:
+            ``shipped:classic`` reads them beside its weights).  They are checked like the spec's own.
 
     Raises:
         ValueError: if ``name`` is empty or contains ``:`` or ``,``, or two options share a name.
     """
     if not name or any(c in name for c in ":,= "):
         raise ValueError(f"agent name {name!r} must be non-empty and contain no ':', ',', '=' or space")
-    entry = _Entry(factory, takes_path, dict(aliases or {}), summary, positional, dict(configs or {}))
+    entry = _Entry(factory, takes_path, dict(aliases or {}), summary, positional, dict(configs or {}), defaults)
     names = [n for cls in entry.configs.values() for n in (f.name for f in fields(cls))]
     own = set(entry.options()) - set(names)
     clash = sorted({n for n in names if names.count(n) > 1 or n in own})
@@ -197,6 +202,9 @@ def make_agent(spec: str) -> Agent:
         if entry.positional in parsed.options:
             raise AgentSpecError(f"agent spec {spec!r}: {entry.positional!r} given twice")
         parsed = AgentSpec(parsed.name, None, {**parsed.options, entry.positional: parsed.path})
+    if entry.defaults is not None:
+        given = {entry.aliases.get(k, k): v for k, v in parsed.options.items()}
+        parsed = AgentSpec(parsed.name, parsed.path, {**entry.defaults(dict(parsed.options)), **given})
     table = entry.options()
     kwargs: dict[str, object] = {}
     grouped: dict[str, dict[str, object]] = {keyword: {} for keyword in entry.configs}

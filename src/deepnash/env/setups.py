@@ -16,7 +16,7 @@ from typing import Union
 import numpy as np
 
 from ..game import InvalidSetupError, Variant, get_variant
-from ..game.pieces import NUM_TYPES, PIECE_NAMES
+from ..game.pieces import BOMB, FLAG, NUM_TYPES, PIECE_NAMES
 from .kernels import SRC_LEARNED, SRC_POOL, SRC_RANDOM
 
 HUMAN_POOL_FILE = Path(__file__).with_name("gravon_setups.npz")
@@ -104,6 +104,19 @@ def build_human_pool(paths: Iterable[str | Path], out: str | Path = HUMAN_POOL_F
     pools = {name: pool_from_fields(f, get_variant(name)).setups for name, f in fields.items() if f}
     np.savez_compressed(out, **pools)
     return {name: len(p) for name, p in pools.items()}
+
+
+def flag_walled(setups: np.ndarray) -> np.ndarray:
+    """``bool[N]``: which setups (``int8[N, 100]``, one Flag each) have a Bomb on every square next to
+    the Flag (the board's edge counts as a wall; the squares beyond the deployment zone do not)."""
+    setups = np.asarray(setups)
+    rows = np.arange(len(setups))
+    flag = np.argmax(setups == FLAG, axis=1)
+    walled = np.ones(len(setups), dtype=bool)
+    for step, on_board in ((-10, flag >= 10), (10, flag < 90), (-1, flag % 10 > 0), (1, flag % 10 < 9)):
+        nb = np.where(on_board, flag + step, flag)
+        walled &= ~on_board | (setups[rows, nb] == BOMB)
+    return walled
 
 
 def human_pool(variant: Variant | str = "classic") -> SetupPool:
