@@ -26,7 +26,7 @@ from deepnash.infostate.determinize import load_determinization, sample_hidden
 from deepnash.infostate.observe import move_rows, observe_view
 from deepnash.infostate.view import push_recorded
 from deepnash.nn import DeepNashNet, get_preset
-from deepnash.testtime.search import Search, SearchConfig, improve, material
+from deepnash.testtime.search import Search, SearchConfig, draw_nearness, improve, material
 from test_memory import MARSHAL_CHANCE
 from testtime_helpers import Played
 
@@ -166,19 +166,9 @@ def test_q_is_the_value_of_the_position_the_move_leads_to():
         assert q[m] == pytest.approx(base + 0.01 * advance[m], abs=1e-5), m
 
 
-def test_material_leaves_score_the_sampled_board():
-    """``leaf=material``: with depth 0, Q of a move is ``tanh`` of the piece values left on the sampled
-    board after it, so a capture that wins a piece outscores every quiet move by exactly the value it
-    removes, and the value head is never asked (the network returns NaN values)."""
-    boards = np.zeros((2, 100), np.int8)
-    boards[:, 0], boards[:, 99] = code_of(0, FLAG), code_of(1, FLAG)
-    boards[0, 5] = code_of(0, MARSHAL)
-    boards[1, 5] = code_of(1, MARSHAL)  # a Marshal each side of the ledger
-    worth = material(boards, 0)
-    assert worth[0] == pytest.approx(np.tanh(PIECE_VALUE[MARSHAL])) and worth[1] == pytest.approx(
-        np.tanh(-PIECE_VALUE[MARSHAL]))
-    np.testing.assert_allclose(material(boards, 1), -worth)
-
+def marshal_next_to_general(**counters) -> tuple[PlayerView, np.ndarray]:
+    """Red to move, its Marshal below a Blue General, every Blue piece revealed (so the belief is the
+    board itself), with the move counters ``counters``: Red's view and Blue's true types."""
     drawn = Game.from_diagram("""
         10 b2 .. .. .. .. .. .. .. .. bF
          9 .. .. .. .. .. .. .. .. .. ..
@@ -192,9 +182,25 @@ def test_material_leaves_score_the_sampled_board():
          1 rF .. .. .. .. .. .. .. .. ..
            a  b  c  d  e  f  g  h  i  j
         """, BARRAGE).state.board[0]
-    game = Game.from_state(BARRAGE, drawn, (drawn > 12).astype(np.uint8) * K.REVEALED, turn=0)
-    view = PlayerView.of(game, 0)  # every Blue piece revealed, so the belief is the board itself
-    truth = np.where(view.owner == 1, view.types, -1).astype(np.int8)
+    game = Game.from_state(BARRAGE, drawn, (drawn > 12).astype(np.uint8) * K.REVEALED, turn=0, **counters)
+    view = PlayerView.of(game, 0)
+    return view, np.where(view.owner == 1, view.types, -1).astype(np.int8)
+
+
+def test_material_leaves_score_the_sampled_board():
+    """``leaf=material``: with depth 0, Q of a move is ``tanh`` of the piece values left on the sampled
+    board after it, so a capture that wins a piece outscores every quiet move by exactly the value it
+    removes, and the value head is never asked (the network returns NaN values)."""
+    boards = np.zeros((2, 100), np.int8)
+    boards[:, 0], boards[:, 99] = code_of(0, FLAG), code_of(1, FLAG)
+    boards[0, 5] = code_of(0, MARSHAL)
+    boards[1, 5] = code_of(1, MARSHAL)  # a Marshal each side of the ledger
+    worth = material(boards, 0)
+    assert worth[0] == pytest.approx(np.tanh(PIECE_VALUE[MARSHAL])) and worth[1] == pytest.approx(
+        np.tanh(-PIECE_VALUE[MARSHAL]))
+    np.testing.assert_allclose(material(boards, 1), -worth)
+
+    view, truth = marshal_next_to_general()
 
     def net(obs):
         return np.zeros((len(obs), 100), np.float32), np.full(len(obs), np.nan, np.float32)
@@ -213,6 +219,36 @@ def test_material_leaves_score_the_sampled_board():
             assert q[m] == pytest.approx(np.tanh(red - blue - PIECE_VALUE[GENERAL])), m
     with pytest.raises(ValueError, match="leaf"):
         SearchConfig(leaf="guess")
+
+
+def test_draw_nearness_is_the_nearer_of_the_two_draw_limits():
+    meta = np.zeros((4, K.NUM_META), np.int32)
+    meta[:, K.M_PLY] = [0, 300, 1900, 2500]
+    meta[:, K.M_SINCE_ATTACK] = [0, 150, 10, 260]
+    np.testing.assert_allclose(draw_nearness(meta, CLASSIC), [0.0, 0.75, 0.95, 1.0])  # limits 2000 and 200
+    np.testing.assert_allclose(draw_nearness(meta, CLASSIC.with_rules(max_moves=0)), [0.0, 0.75, 0.05, 1.0])
+    off = CLASSIC.with_rules(max_moves=0, max_moves_without_attack=0)
+    np.testing.assert_array_equal(draw_nearness(meta, off), 0.0)
+
+
+def test_progress_leaves_discount_a_lead_as_the_draw_nears():
+    """``leaf=progress``: the material score times ``1 - r**2``.  After 159 moves without an attack a
+    quiet move leaves ``r = 160/200`` and keeps 36% of the lead, where the capture resets the count
+    (``r = 160/2000``, from the total-move limit) and keeps almost all of it: the side ahead attacks."""
+    view, truth = marshal_next_to_general(ply=159, moves_since_attack=159)
+    q = {}
+    for leaf in ("material", "progress"):
+        search = Search(uniform_net, SearchConfig(samples=2, depth=0, candidates=len(view.legal_moves), rounds=1,
+                                                  leaf=leaf), belief=lambda v, rng: truth)
+        search.reset(BARRAGE, 0)
+        q[leaf] = search.run(view, {m: 1 / len(view.legal_moves) for m in view.legal_moves},
+                             np.random.default_rng(0)).q
+    capture = Move.parse("e2-e3")
+    assert BARRAGE.max_moves_without_attack == 200 and BARRAGE.max_moves == 2000
+    for m in view.legal_moves:
+        kept = 1 - (160 / 2000) ** 2 if m == capture else 1 - (160 / 200) ** 2
+        assert q["progress"][m] == pytest.approx(q["material"][m] * kept), m
+    assert q["progress"][capture] > max(v for m, v in q["progress"].items() if m != capture)
 
 
 @pytest.mark.parametrize("variant", [BARRAGE, CLASSIC])

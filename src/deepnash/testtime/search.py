@@ -31,7 +31,8 @@ import numpy as np
 
 from ..env.actions import square_to_action
 from ..env.vector import VectorEnv
-from ..game import Move
+from ..game import Move, Variant
+from ..game import kernels as K
 from ..game.codes import owners, types
 from ..infostate.beliefs import PIECE_VALUE
 from ..infostate.determinize import load_determinization, sample_hidden
@@ -48,7 +49,7 @@ Belief = Callable[[PlayerView, np.random.Generator], np.ndarray]
 
 
 #: How the search scores a leaf that is not the end of the game (``SearchConfig.leaf``).
-LEAVES = ("value", "material")
+LEAVES = ("value", "material", "progress")
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,10 @@ class SearchConfig:
         tau: its regularisation temperature (towards the prior).
         leaf: how a leaf that is not the end of the game is scored: ``value`` (the value head) or
             ``material`` (``tanh`` of the player's piece values less the opponent's, ``PIECE_VALUE``,
-            on the sampled complete state), for a network whose value head says little.
+            on the sampled complete state), for a network whose value head says little, or
+            ``progress``: the material score times ``1 - r**2``, ``r`` how near the leaf is to a
+            draw limit (``draw_nearness``), so that a lead is worth less the closer the draw:
+            the side ahead attacks, and the side behind stalls.
         rollout_threshold: the rollout policies drop actions below this probability and renormalise, as
             the test-time layer's thresholding does for the agent's own play (0: the raw policy).
     """
@@ -242,8 +246,10 @@ class Search:
             actions[live] = _sample(logits, env.mask[live], rng, cfg.rollout_threshold)
             self._step(env, actions, result, me)
         live = np.isnan(result)
-        if live.any() and cfg.leaf == "material":
+        if live.any() and cfg.leaf in ("material", "progress"):
             result[live] = material(env.state.board[live], me)
+            if cfg.leaf == "progress":
+                result[live] *= 1.0 - draw_nearness(env.state.meta[live], view.variant) ** 2
         elif live.any():
             _, value = self.net(env.obs[live])
             result[live] = np.where(env.player[live] == me, value, -value)
@@ -268,6 +274,17 @@ def material(boards: np.ndarray, player: int) -> np.ndarray:
     kind, owner = types(boards), owners(boards)
     worth = np.where(kind >= 0, PIECE_VALUE[kind], 0.0)
     return np.tanh((worth * (owner == player)).sum(axis=1) - (worth * (owner == 1 - player)).sum(axis=1))
+
+
+def draw_nearness(meta: np.ndarray, variant: Variant) -> np.ndarray:
+    """``float64[N]`` in [0, 1]: how near each game (``BatchState.meta`` rows ``int32[N, NUM_META]``) is
+    to a draw limit of ``variant``: the larger of its moves without an attack over
+    ``max_moves_without_attack`` and its moves over ``max_moves`` (a limit of 0 counts as none)."""
+    near = np.zeros(len(meta))
+    for counter, limit in ((K.M_SINCE_ATTACK, variant.max_moves_without_attack), (K.M_PLY, variant.max_moves)):
+        if limit > 0:
+            near = np.maximum(near, np.minimum(meta[:, counter] / limit, 1.0))
+    return near
 
 
 def _sample(logits: np.ndarray, mask: np.ndarray, rng: np.random.Generator, threshold: float = 0.0) -> np.ndarray:
