@@ -32,9 +32,11 @@ def test_bad_specs_raise_a_specific_error(spec, words):
         make_agent(spec)
 
 
-def test_bad_option_values_are_rejected_by_the_agent():
-    with pytest.raises(ValueError, match="sims"):
-        make_agent("mcts:sims=0")
+@pytest.mark.parametrize("spec", ["mcts:sims=0", "mcts:depth=0,sims=0", "montecarlo:samples=0"])
+def test_bad_option_values_are_rejected_by_the_agent_as_spec_errors(spec):
+    """The agent refuses the value (a plain ``ValueError``); ``make_agent`` reports it as the spec's fault."""
+    with pytest.raises(AgentSpecError, match=f"agent spec '{spec}'.*(sims|samples)"):
+        make_agent(spec)
 
 
 def test_register_agent_adds_a_factory_with_typed_options():

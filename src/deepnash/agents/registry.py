@@ -220,16 +220,16 @@ def make_agent(spec: str) -> Agent:
             kwargs[keyword] = cls(**grouped[keyword])
         except ValueError as e:
             raise AgentSpecError(f"agent spec {spec!r}: {e}") from None
-    if entry.takes_path:
-        if not parsed.path:
-            raise AgentSpecError(f"agent spec {spec!r}: {parsed.name!r} needs a path, e.g. {parsed.name}:PATH")
-        agent = entry.factory(parsed.path, **kwargs)
-    else:
-        if parsed.path is not None:
-            raise AgentSpecError(
-                f"agent spec {spec!r}: {parsed.name!r} takes options key=value, not {parsed.path!r}"
-            )
-        agent = entry.factory(**kwargs)
+    if entry.takes_path and not parsed.path:
+        raise AgentSpecError(f"agent spec {spec!r}: {parsed.name!r} needs a path, e.g. {parsed.name}:PATH")
+    if not entry.takes_path and parsed.path is not None:
+        raise AgentSpecError(f"agent spec {spec!r}: {parsed.name!r} takes options key=value, not {parsed.path!r}")
+    try:
+        agent = entry.factory(parsed.path, **kwargs) if entry.takes_path else entry.factory(**kwargs)
+    except ValueError as e:
+        if type(e) is not ValueError:  # a more specific error (e.g. CheckpointError) says what it is itself
+            raise
+        raise AgentSpecError(f"agent spec {spec!r}: {e}") from None  # an option value the agent refuses
     agent.name = spec.strip()
     return agent
 
