@@ -194,7 +194,8 @@ def make_agent(spec: str) -> Agent:
 
     Raises:
         AgentSpecError: unknown agent, unknown option, a value of the wrong
-            type, or a missing/unexpected path.
+            type or one the agent refuses (its plain ``ValueError``), or a
+            missing/unexpected path.
     """
     parsed = parse_spec(spec)
     entry = _lookup(parsed.name)
@@ -215,21 +216,18 @@ def make_agent(spec: str) -> Agent:
             raise AgentSpecError(f"agent spec {spec!r}: unknown option {key!r} for {parsed.name!r}; options: {known}")
         keyword, default = table[key]
         (kwargs if keyword is None else grouped[keyword])[key] = _convert(spec, key, value, default)
-    for keyword, cls in entry.configs.items():
-        try:
-            kwargs[keyword] = cls(**grouped[keyword])
-        except ValueError as e:
-            raise AgentSpecError(f"agent spec {spec!r}: {e}") from None
     if entry.takes_path and not parsed.path:
         raise AgentSpecError(f"agent spec {spec!r}: {parsed.name!r} needs a path, e.g. {parsed.name}:PATH")
     if not entry.takes_path and parsed.path is not None:
         raise AgentSpecError(f"agent spec {spec!r}: {parsed.name!r} takes options key=value, not {parsed.path!r}")
-    try:
+    try:  # a config or the agent refusing an option's value is the spec's fault
+        for keyword, cls in entry.configs.items():
+            kwargs[keyword] = cls(**grouped[keyword])
         agent = entry.factory(parsed.path, **kwargs) if entry.takes_path else entry.factory(**kwargs)
     except ValueError as e:
         if type(e) is not ValueError:  # a more specific error (e.g. CheckpointError) says what it is itself
             raise
-        raise AgentSpecError(f"agent spec {spec!r}: {e}") from None  # an option value the agent refuses
+        raise AgentSpecError(f"agent spec {spec!r}: {e}") from None
     agent.name = spec.strip()
     return agent
 
