@@ -20,13 +20,13 @@ from deepnash.env.vector import VectorEnv
 from deepnash.game import BARRAGE, CLASSIC, Game, Move
 from deepnash.game import kernels as K
 from deepnash.game.codes import code_of
-from deepnash.game.pieces import FLAG, GENERAL, MARSHAL, SCOUT
+from deepnash.game.pieces import BOMB, FLAG, GENERAL, MARSHAL, SCOUT
 from deepnash.infostate.beliefs import IMMOVABLE, PIECE_VALUE, hidden_counts
 from deepnash.infostate.determinize import load_determinization, sample_hidden
 from deepnash.infostate.observe import move_rows, observe_view
 from deepnash.infostate.view import push_recorded
 from deepnash.nn import DeepNashNet, get_preset
-from deepnash.testtime.search import Search, SearchConfig, draw_nearness, improve, material
+from deepnash.testtime.search import Search, SearchConfig, draw_nearness, improve, material_difference
 from test_memory import MARSHAL_CHANCE
 from testtime_helpers import Played
 
@@ -166,9 +166,10 @@ def test_q_is_the_value_of_the_position_the_move_leads_to():
         assert q[m] == pytest.approx(base + 0.01 * advance[m], abs=1e-5), m
 
 
-def marshal_next_to_general(**counters) -> tuple[PlayerView, np.ndarray]:
+def marshal_next_to_general(ahead: bool = False, **counters) -> tuple[PlayerView, np.ndarray]:
     """Red to move, its Marshal below a Blue General, every Blue piece revealed (so the belief is the
-    board itself), with the move counters ``counters``: Red's view and Blue's true types."""
+    board itself), with the move counters ``counters``: Red's view and Blue's true types.  ``ahead``:
+    Red also has its own General and a Bomb, far from the action, so it leads by 1.5 more."""
     drawn = Game.from_diagram("""
         10 b2 .. .. .. .. .. .. .. .. bF
          9 .. .. .. .. .. .. .. .. .. ..
@@ -182,6 +183,8 @@ def marshal_next_to_general(**counters) -> tuple[PlayerView, np.ndarray]:
          1 rF .. .. .. .. .. .. .. .. ..
            a  b  c  d  e  f  g  h  i  j
         """, BARRAGE).state.board[0]
+    if ahead:
+        drawn[9], drawn[8] = code_of(0, GENERAL), code_of(0, BOMB)  # j1 and i1
     game = Game.from_state(BARRAGE, drawn, (drawn > 12).astype(np.uint8) * K.REVEALED, turn=0, **counters)
     view = PlayerView.of(game, 0)
     return view, np.where(view.owner == 1, view.types, -1).astype(np.int8)
@@ -195,10 +198,9 @@ def test_material_leaves_score_the_sampled_board():
     boards[:, 0], boards[:, 99] = code_of(0, FLAG), code_of(1, FLAG)
     boards[0, 5] = code_of(0, MARSHAL)
     boards[1, 5] = code_of(1, MARSHAL)  # a Marshal each side of the ledger
-    worth = material(boards, 0)
-    assert worth[0] == pytest.approx(np.tanh(PIECE_VALUE[MARSHAL])) and worth[1] == pytest.approx(
-        np.tanh(-PIECE_VALUE[MARSHAL]))
-    np.testing.assert_allclose(material(boards, 1), -worth)
+    worth = material_difference(boards, 0)
+    np.testing.assert_allclose(worth, [PIECE_VALUE[MARSHAL], -PIECE_VALUE[MARSHAL]])
+    np.testing.assert_allclose(material_difference(boards, 1), -worth)
 
     view, truth = marshal_next_to_general()
 
@@ -249,6 +251,34 @@ def test_progress_leaves_discount_a_lead_as_the_draw_nears():
         kept = 1 - (160 / 2000) ** 2 if m == capture else 1 - (160 / 200) ** 2
         assert q["progress"][m] == pytest.approx(q["material"][m] * kept), m
     assert q["progress"][capture] > max(v for m, v in q["progress"].items() if m != capture)
+
+
+def test_gain_leaves_score_what_the_line_wins_however_far_ahead():
+    """``leaf=gain``: Q of a move is ``tanh`` of the material it wins on the sample, less the draw
+    term of ``progress``.  Winning the General scores ``tanh(1.0)`` whether Red was level or far
+    ahead, where ``leaf=material``'s ``tanh`` of the whole difference tells the capture from a quiet
+    move less and less as the lead grows."""
+    spread = {}
+    for ahead in (False, True):
+        view, truth = marshal_next_to_general(ahead=ahead)
+        q = {}
+        for leaf in ("material", "gain"):
+            search = Search(uniform_net, SearchConfig(samples=2, depth=0, candidates=len(view.legal_moves),
+                                                      rounds=1, leaf=leaf), belief=lambda v, rng: truth)
+            search.reset(BARRAGE, 0)
+            q[leaf] = search.run(view, {m: 1 / len(view.legal_moves) for m in view.legal_moves},
+                                 np.random.default_rng(0)).q
+        capture = Move.parse("e2-e3")
+        lead = (PIECE_VALUE[FLAG] + PIECE_VALUE[MARSHAL] - PIECE_VALUE[FLAG] - PIECE_VALUE[SCOUT]
+                + (PIECE_VALUE[GENERAL] + PIECE_VALUE[BOMB] if ahead else 0.0))
+        near = (1 / BARRAGE.max_moves_without_attack) ** 2  # a quiet move: one move without an attack
+        assert q["gain"][capture] == pytest.approx(np.tanh(PIECE_VALUE[GENERAL]) - (1 / 2000) ** 2 * np.tanh(lead))
+        for m in view.legal_moves:
+            if m != capture:
+                assert q["gain"][m] == pytest.approx(-near * np.tanh(lead - PIECE_VALUE[GENERAL])), m
+        spread[ahead] = {leaf: q[leaf][capture] - max(v for m, v in q[leaf].items() if m != capture) for leaf in q}
+    assert spread[True]["gain"] == pytest.approx(spread[False]["gain"], abs=1e-4)
+    assert spread[True]["material"] < 0.5 * spread[False]["material"]
 
 
 @pytest.mark.parametrize("variant", [BARRAGE, CLASSIC])

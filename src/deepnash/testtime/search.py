@@ -49,7 +49,7 @@ Belief = Callable[[PlayerView, np.random.Generator], np.ndarray]
 
 
 #: How the search scores a leaf that is not the end of the game (``SearchConfig.leaf``).
-LEAVES = ("value", "material", "progress")
+LEAVES = ("value", "material", "progress", "gain")
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,10 @@ class SearchConfig:
             on the sampled complete state), for a network whose value head says little, or
             ``progress``: the material score times ``1 - r**2``, ``r`` how near the leaf is to a
             draw limit (``draw_nearness``), so that a lead is worth less the closer the draw:
-            the side ahead attacks, and the side behind stalls.
+            the side ahead attacks, and the side behind stalls; or ``gain``: ``progress`` with the
+            material term measured from the root, ``tanh`` of the material the line wins or loses on
+            the sample (``tanh(d_leaf - d_root) - r**2 tanh(d_leaf)``, ``d`` the material difference),
+            so that a Marshal lost costs as much far ahead or far behind as level.
         rollout_threshold: the rollout policies drop actions below this probability and renormalise, as
             the test-time layer's thresholding does for the agent's own play (0: the raw policy).
     """
@@ -234,6 +237,7 @@ class Search:
                     env.state.copy_game(s * m, s * m + c)
                 env.resume(s * m + c, rows)
         result = np.full(k * m, np.nan)  # the result for ``me`` of games that ended
+        root = material_difference(env.state.board, me)  # on each sample, before the candidate move
         first = np.array([[square_to_action(c.from_sq, me), square_to_action(c.to_sq, me)] for c in cands])
         for step in range(2):
             self._step(env, np.tile(first[:, step], k), result, me)
@@ -246,10 +250,11 @@ class Search:
             actions[live] = _sample(logits, env.mask[live], rng, cfg.rollout_threshold)
             self._step(env, actions, result, me)
         live = np.isnan(result)
-        if live.any() and cfg.leaf in ("material", "progress"):
-            result[live] = material(env.state.board[live], me)
-            if cfg.leaf == "progress":
-                result[live] *= 1.0 - draw_nearness(env.state.meta[live], view.variant) ** 2
+        if live.any() and cfg.leaf != "value":
+            lead = material_difference(env.state.board[live], me)
+            near = 0.0 if cfg.leaf == "material" else draw_nearness(env.state.meta[live], view.variant) ** 2
+            gained = np.tanh(lead - root[live]) if cfg.leaf == "gain" else np.tanh(lead)
+            result[live] = gained - near * np.tanh(lead)
         elif live.any():
             _, value = self.net(env.obs[live])
             result[live] = np.where(env.player[live] == me, value, -value)
@@ -268,12 +273,12 @@ class Search:
         return self._env
 
 
-def material(boards: np.ndarray, player: int) -> np.ndarray:
-    """``float64[N]``: ``tanh`` of ``player``'s piece values less the opponent's (``beliefs.PIECE_VALUE``)
-    on complete boards ``int8[N, 100]``: a leaf score in (-1, 1) that needs no value head."""
+def material_difference(boards: np.ndarray, player: int) -> np.ndarray:
+    """``float64[N]``: ``player``'s piece values less the opponent's (``beliefs.PIECE_VALUE``) on complete
+    boards ``int8[N, 100]``."""
     kind, owner = types(boards), owners(boards)
     worth = np.where(kind >= 0, PIECE_VALUE[kind], 0.0)
-    return np.tanh((worth * (owner == player)).sum(axis=1) - (worth * (owner == 1 - player)).sum(axis=1))
+    return (worth * (owner == player)).sum(axis=1) - (worth * (owner == 1 - player)).sum(axis=1)
 
 
 def draw_nearness(meta: np.ndarray, variant: Variant) -> np.ndarray:
