@@ -237,7 +237,8 @@ class Search:
                     env.state.copy_game(s * m, s * m + c)
                 env.resume(s * m + c, rows)
         result = np.full(k * m, np.nan)  # the result for ``me`` of games that ended
-        root = material_difference(env.state.board, me)  # on each sample, before the candidate move
+        # ``leaf=gain``: the material difference on each sample, before the candidate move
+        root = material_difference(env.state.board, me) if cfg.leaf == "gain" else None
         first = np.array([[square_to_action(c.from_sq, me), square_to_action(c.to_sq, me)] for c in cands])
         for step in range(2):
             self._step(env, np.tile(first[:, step], k), result, me)
