@@ -45,12 +45,11 @@ def score(net: DeepNashNet, variant: str, games: int, seeds: list[int]) -> dict:
     """Summed ``versus_random`` tallies over ``seeds`` (``games`` each), with ``win_rate`` and its ``wilson95``."""
     total = {"games": 0, "wins": 0, "draws": 0, "losses": 0}
     per_seed = {}
-    with torch.no_grad():
-        for seed in seeds:
-            r = versus_random(net, variant, games, seed=seed)
-            per_seed[seed] = [r["wins"], r["draws"], r["losses"]]
-            for key in total:
-                total[key] += r[key]
+    for seed in seeds:
+        r = versus_random(net, variant, games, seed=seed)
+        per_seed[seed] = [r["wins"], r["draws"], r["losses"]]
+        for key in total:
+            total[key] += r[key]
     n = total["games"]
     total["win_rate"] = total["wins"] / n if n else 0.0
     total["wilson95"] = list(wilson(total["wins"], n))
