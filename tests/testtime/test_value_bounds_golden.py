@@ -1,7 +1,7 @@
 """Value bounds removes exactly the moves recorded in ``data/value-bounds-golden.json``.
 
 The file holds the decisions of the implementation that scored every look-ahead leaf, on human
-games with the shipped networks (``value_bounds_golden.py`` says how it was made).  Moves whose
+games with the networks it was written with (``value_bounds_golden.py`` says how it was made).  Moves whose
 bound lay within ``NEAR`` of the threshold are left out: float noise between CPUs may tip them.
 """
 

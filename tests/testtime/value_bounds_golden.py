@@ -1,8 +1,9 @@
 """Recorded value-bounds decisions: what the layer removed on human games, for regression tests.
 
 ``python tests/testtime/value_bounds_golden.py`` rewrites ``data/value-bounds-golden.json``: for
-every 3rd position of the games in ``tests/train/data/gravon-sample.zip`` (4 Barrage games with the shipped
-Barrage network, 2 Classic games with the shipped Classic one), the view of the player to move, every
+every 3rd position of the games in ``tests/train/data/gravon-sample.zip`` (4 Barrage games with the
+Barrage network shipped until 2026-11-25, kept in ``data/barrage-network``, 2 Classic games with the
+shipped Classic one), the view of the player to move, every
 legal move bounded (``value_bounds(view, value_fn, moves=None)``), and the moves removed, the
 value ``v(x)``, the evaluations made and the moves whose bound is within ``NEAR`` of the threshold.  The file in the repository was
 written by the implementation that evaluated every look-ahead leaf (commit before "value bounds
@@ -32,11 +33,13 @@ GAMES = {"barrage": 4, "classic": 2}
 EPS = 0.05
 #: Moves whose bound is this close to the removal threshold are not compared (float noise across CPUs).
 NEAR = 1e-4
+#: The networks the file was written with: a newer shipped network would remove other moves.
+NETWORKS = {"barrage": HERE / "data" / "barrage-network", "classic": SHIPPED_DIR / "classic"}
 
 
 def value_fn(variant: str):
-    """The shipped network's value head for ``variant``, on one thread, as a ``ValueFn``."""
-    net = load_network(SHIPPED_DIR / variant)[0].eval()
+    """The value head of the network the file was written with for ``variant`` (``NETWORKS``), as a ``ValueFn``."""
+    net = load_network(NETWORKS[variant])[0].eval()
 
     @torch.no_grad()
     def values(obs):
