@@ -75,3 +75,20 @@ def test_bad_weights_name_is_refused(tmp_path):
     save_checkpoint(tmp_path, 1, {"online": net.state_dict()}, {"net": get_preset("tiny").to_dict()})
     with pytest.raises(ValueError, match="no 'target' weights"):
         make_agent(f"checkpoint:{tmp_path},weights=target")
+
+
+@pytest.mark.parametrize("rows", [1, 15, 16, 17, 300])
+def test_batched_values_and_logits_are_each_rows_own(rows):
+    """The look-ahead's and the search's batches are padded and reordered for the convolutions; every
+    row still gets exactly what the network gives it alone."""
+    torch.manual_seed(0)
+    agent = NetworkAgent(DeepNashNet(get_preset("tiny")).eval())
+    obs = np.random.default_rng(rows).random((rows, 82, 10, 10), dtype=np.float32)
+    obs[:, 79] = 0.0  # play phase
+    obs[:, 80] = np.arange(rows)[:, None, None] % 2  # select and displace steps
+    with torch.no_grad():
+        alone = [agent.net(torch.from_numpy(o[None])) for o in obs]
+    np.testing.assert_allclose(agent._values(obs), [v[0] for _, v in alone], atol=1e-5)
+    logits, values = agent._net_fn(obs)
+    np.testing.assert_allclose(logits, np.concatenate([lg for lg, _ in alone]), atol=1e-5)
+    np.testing.assert_allclose(values, [v[0] for _, v in alone], atol=1e-5)

@@ -90,14 +90,14 @@ class NetworkAgent:
     @torch.no_grad()
     def _values(self, obs: np.ndarray) -> np.ndarray:
         """``float32[N]``: the value head on ``obs: float32[N, 82, 10, 10]`` (value bounds' look-ahead)."""
-        return np.concatenate([self.net.value(torch.from_numpy(obs[i:i + 256])).numpy()
+        return np.concatenate([self.net.value(_padded(obs[i:i + 256])).numpy()[:len(obs[i:i + 256])]
                                for i in range(0, len(obs), 256)])
 
     @torch.no_grad()
     def _net_fn(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(logits float32[N, 100], value float32[N])`` on ``obs: float32[N, 82, 10, 10]`` (the search's rollouts)."""
-        logits, value = self.net(torch.from_numpy(np.ascontiguousarray(obs)))
-        return logits.numpy(), value.numpy()
+        logits, value = self.net(_padded(obs))
+        return logits.numpy()[:len(obs)], value.numpy()[:len(obs)]
 
     @torch.no_grad()
     def _choose(self, obs: np.ndarray, mask: np.ndarray, step: str = "deploy", view: PlayerView | None = None,
@@ -290,3 +290,23 @@ register_agent("checkpoint", from_checkpoint, takes_path=True, configs=_OPTIONS,
 register_agent("shipped", shipped, positional="variant", configs=_OPTIONS, aliases={"discretise": "discretize"},
                defaults=shipped_options,
                summary="the DeepNash networks shipped with the package: shipped:barrage, shipped:classic")
+
+
+#: Batches the look-ahead and the search send to the network are padded to a multiple of this.
+PAD_ROWS = 16
+
+
+def _padded(obs: np.ndarray) -> torch.Tensor:
+    """``obs: float32[N, 82, 10, 10]`` as a channels-last tensor with zero rows appended up to a
+    multiple of ``PAD_ROWS``.
+
+    oneDNN prepares its convolution kernels for each batch size it meets and keeps a bounded
+    number; the look-ahead's batches vary in size from move to move, and on one core the
+    network ran about 15% slower on them than on a few fixed sizes.  The network wants
+    channels-last input, and numpy lays the batch out so faster than torch converts it.  Rows
+    do not interact, so the first ``N`` outputs are those of ``obs`` alone.
+    """
+    n = len(obs)
+    out = np.zeros((-(-n // PAD_ROWS) * PAD_ROWS, *obs.shape[2:], obs.shape[1]), dtype=np.float32)
+    out[:n] = obs.transpose(0, 2, 3, 1)
+    return torch.from_numpy(out).permute(0, 3, 1, 2)

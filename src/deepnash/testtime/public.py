@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from ..game import kernels as K
 from ..game.pieces import BOMB, FLAG, NUM_TYPES, SCOUT
@@ -111,28 +112,13 @@ class PublicBoard:
             raise ValueError(f"ply {view.ply}: replayed board differs from the view on squares {diff}")
         return steps
 
-    def unrevealed(self, player: int) -> np.ndarray:
-        """``int64[12]``: ``player``'s pieces on the board whose type is not public, by type."""
-        mine = (self.owner == player) & (self.known >= 0)
-        on_board_known = np.bincount(self.known[mine].astype(np.int64), minlength=NUM_TYPES)
-        return self.variant_counts - self.dead[player] - on_board_known
-
     def possible(self) -> np.ndarray:
         """``bool[100, 12]``: the types each piece may have given public information (all False off pieces).
 
         A known piece has its type; an unknown piece any type its owner still
         has unrevealed, less Bomb and Flag once it has moved.
         """
-        out = np.zeros((100, NUM_TYPES), dtype=bool)
-        for p in (0, 1):
-            left = self.unrevealed(p) > 0
-            hidden = (self.owner == p) & (self.known < 0)
-            out[hidden] = left
-            out[hidden & self.moved, FLAG] = False
-            out[hidden & self.moved, BOMB] = False
-            sure = np.flatnonzero((self.owner == p) & (self.known >= 0))
-            out[sure, self.known[sure].astype(np.int64)] = True
-        return out
+        return _possible(self.owner, self.known, self.moved, self.variant_counts, self.dead)
 
     def attackers(self, sq: int, player: int, possible: np.ndarray) -> list[tuple[int, np.ndarray]]:
         """``player``'s pieces that could move onto ``sq`` with their next move.
@@ -159,3 +145,23 @@ class PublicBoard:
             if types.any():
                 out.append((s, types))
         return out
+
+
+@njit(cache=True)
+def _possible(owner, known, moved, counts, dead):
+    """``PublicBoard.possible`` on the board's arrays (the look-ahead asks it once per branch)."""
+    out = np.zeros((100, NUM_TYPES), dtype=np.bool_)
+    for p in range(2):
+        left = counts - dead[p]
+        for sq in range(100):
+            if owner[sq] == p and known[sq] >= 0:
+                left[known[sq]] -= 1
+        for sq in range(100):
+            if owner[sq] != p:
+                continue
+            if known[sq] >= 0:
+                out[sq, known[sq]] = True
+                continue
+            for t in range(NUM_TYPES):
+                out[sq, t] = left[t] > 0 and not (moved[sq] and (t == FLAG or t == BOMB))
+    return out
