@@ -87,19 +87,19 @@ class NetworkAgent:
         if self.search is not None:
             self.search.reset(self._variant, player)
 
-    @torch.no_grad()
+    @torch.inference_mode()
     def _values(self, obs: np.ndarray) -> np.ndarray:
         """``float32[N]``: the value head on ``obs: float32[N, 82, 10, 10]`` (value bounds' look-ahead)."""
         return np.concatenate([self.net.value(_padded(obs[i:i + 256])).numpy()[:len(obs[i:i + 256])]
                                for i in range(0, len(obs), 256)])
 
-    @torch.no_grad()
+    @torch.inference_mode()
     def _net_fn(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(logits float32[N, 100], value float32[N])`` on ``obs: float32[N, 82, 10, 10]`` (the search's rollouts)."""
         logits, value = self.net(_padded(obs))
         return logits.numpy()[:len(obs)], value.numpy()[:len(obs)]
 
-    @torch.no_grad()
+    @torch.inference_mode()
     def _choose(self, obs: np.ndarray, mask: np.ndarray, step: str = "deploy", view: PlayerView | None = None,
                 plan: TurnPlan | None = None, selected: int | None = None) -> int:
         notes = []
@@ -156,7 +156,7 @@ class NetworkAgent:
         dst = action_to_square(self._choose(observe_view(view, 1, src), dst_mask, "displace", view, plan, src), p)
         return Move(src, dst)
 
-    @torch.no_grad()
+    @torch.inference_mode()
     def _act_by_search(self, view: PlayerView, plan: TurnPlan | None) -> Move:
         """One move from the search (``testtime.search``): the network's move policy over the
         allowed moves as the prior, then the improved policy, sampled (or its argmax when greedy)."""
