@@ -1,7 +1,7 @@
 """What the test-time layer costs per move: CPU time with each layer alone, value-bounds evaluations.
 
-Usage: ``python benchmarks/bench_testtime.py [--games 4] [--network shipped] [--preset tiny] [--variant barrage]
-[--max-moves 200] [--json]``
+Usage: ``python benchmarks/bench_testtime.py [--games 4] [--network shipped|random|DIR] [--preset tiny]
+[--variant barrage] [--max-moves 200] [--json]``
 
 Plays the network agent against itself, first with every layer off, then
 with each layer alone and with all of them, and reports CPU milliseconds per
@@ -12,8 +12,9 @@ which value bounds changed the policy.  ``--network shipped`` (the default)
 plays the weights shipped for ``--variant``; ``--network random`` a randomly
 initialised network of ``--preset``, whose near-uniform policy makes value
 bounds look at every legal move, so its cost is an upper bound for that
-preset and its share says nothing about a trained agent.  Games stop after
-``--max-moves`` moves.
+preset and its share says nothing about a trained agent; a directory, the
+network of that training run or checkpoint (``checkpoint:DIR``).  Games stop
+after ``--max-moves`` moves.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ def run(net: DeepNashNet, config: TestTimeConfig | None, variant: str, games: in
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=4)
-    ap.add_argument("--network", choices=["shipped", "random"], default="shipped")
+    ap.add_argument("--network", default="shipped", help="shipped, random, or a run or checkpoint directory")
     ap.add_argument("--preset", default="tiny", help="with --network random")
     ap.add_argument("--variant", default="barrage")
     ap.add_argument("--max-moves", type=int, default=200)
@@ -68,11 +69,11 @@ def main() -> None:
     args = ap.parse_args()
     torch.manual_seed(0)
     torch.set_num_threads(1)
-    if args.network == "shipped":
-        net = load_network(SHIPPED_DIR / args.variant)[0]
-        args.preset = next((n for n in PRESETS if get_preset(n) == net.config), "custom")
-    else:
+    if args.network == "random":
         net = DeepNashNet(get_preset(args.preset))
+    else:
+        net = load_network(SHIPPED_DIR / args.variant if args.network == "shipped" else args.network)[0]
+        args.preset = next((n for n in PRESETS if get_preset(n) == net.config), "custom")
     configs: dict[str, TestTimeConfig | None] = {"none": None, "all_off": TestTimeConfig.all_off()}
     for layer in LAYERS:
         configs[f"only_{layer}"] = TestTimeConfig(**{name: name == layer for name in LAYERS})

@@ -35,4 +35,4 @@ def test_the_same_moves_are_removed_with_fewer_positions_scored(golden):
         assert {str(m) for m in vb.removed} - near == set(row["removed"]) - near, (name, ply)
         scored += vb.evaluations
     assert sum(bool(r["removed"]) for r in rows) >= 50  # the file exercises removals, not only keeps
-    assert scored < sum(r["evaluations"] for r in rows)
+    assert scored < 0.6 * sum(r["evaluations"] for r in rows)  # 26,702 of 47,683 when written
