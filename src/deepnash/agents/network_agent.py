@@ -90,8 +90,8 @@ class NetworkAgent:
     @torch.inference_mode()
     def _values(self, obs: np.ndarray) -> np.ndarray:
         """``float32[N]``: the value head on ``obs: float32[N, 82, 10, 10]`` (value bounds' look-ahead)."""
-        return np.concatenate([self.net.value(_padded(obs[i:i + 256])).numpy()[:len(obs[i:i + 256])]
-                               for i in range(0, len(obs), 256)])
+        chunks = [obs[i:i + 256] for i in range(0, len(obs), 256)]
+        return np.concatenate([self.net.value(_padded(chunk)).numpy()[:len(chunk)] for chunk in chunks])
 
     @torch.inference_mode()
     def _net_fn(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -204,14 +204,13 @@ class _Branch:
             reply, kinds = self.replies[len(self.leaves)]
             leaves: list[Leaf] = []
             for t2 in kinds:
-                if t2 >= 0:
-                    g2 = position(tree.view, {**self.fixed, reply.from_sq: int(t2)})
-                    if g2 is None:
-                        continue
-                    push_recorded(g2, self.a)
-                else:
-                    g2 = _load(self._after(), tree.reply_scratch)
+                g2 = (position(tree.view, {**self.fixed, reply.from_sq: int(t2)}) if t2 >= 0
+                      else _load(self._after(), tree.reply_scratch))
+                if g2 is None:
+                    continue
                 try:
+                    if t2 >= 0:
+                        push_recorded(g2, self.a)
                     rec_r = push_recorded(g2, reply)
                 except IllegalMoveError:  # a repetition rule forbids it: not a reply at all
                     continue
@@ -252,13 +251,9 @@ class _MoveBound:
         """Before ``v(x)`` is known: the first ``FIRST_REPLIES`` replies of each branch until one waits
         for the value function (a branch scored without it counts at once)."""
         while self._next_branch():
-            self.branch.grow(FIRST_REPLIES)
+            self.branch.grow(FIRST_REPLIES)  # grows to the end unless a leaf waits
             if self.branch.pending():
                 return
-            if not self.branch.done:
-                self.branch.grow(len(self.branch.replies))
-                if self.branch.pending():
-                    return
             self.bound = max(self.bound, self.branch.bound())
 
     def advance(self, value: float, eps_vb: float) -> bool:
