@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 import torch
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from torch import nn
 
@@ -73,9 +73,12 @@ def test_paper_preset_has_the_paper_widths():
 
 
 @settings(max_examples=15, deadline=None)
-@given(st.lists(st.integers(0, 2), min_size=1, max_size=6), st.integers(0, 1000))
+@given(st.lists(st.integers(0, 2), min_size=1, max_size=12), st.integers(0, 1000))
+@example([1] * 9, 0)  # select steps only (the look-ahead's batches), past SUBPIXEL_MIN_ROWS
 def test_each_row_is_computed_as_if_alone(phases, seed):
-    """Routing rows to heads by phase must not mix rows: a batch equals its rows run one by one."""
+    """Routing rows to heads by phase must not mix rows: a batch equals its rows run one by one (which
+    also checks batches of ``SUBPIXEL_MIN_ROWS`` or more, computed in the sub-pixel form, against single
+    rows, computed by torch's transposed convolution)."""
     torch.manual_seed(0)
     net = DeepNashNet(get_preset("tiny")).eval()
     obs = make_obs(phases, seed)
@@ -201,7 +204,46 @@ def test_strided_pointwise_layers_compute_what_torch_layers_compute(stride):
     theirs = torch.nn.ConvTranspose2d(8, 6, 1, stride=stride, output_padding=stride - 1)
     theirs.load_state_dict(ours.state_dict())
     x = torch.randn(5, 8, 5, 5).to(memory_format=torch.channels_last)
-    torch.testing.assert_close(ours(x), theirs(x))
+    a, b = ours(x), theirs(x)
+    torch.testing.assert_close(a, b)
+    (a * a.detach().cos()).sum().backward()
+    (b * b.detach().cos()).sum().backward()
+    torch.testing.assert_close(ours.weight.grad, theirs.weight.grad)
+    torch.testing.assert_close(ours.bias.grad, theirs.bias.grad)
+
+
+@pytest.mark.parametrize("stride", [2, 3])
+def test_sub_pixel_transposed_convolution_computes_what_torchs_computes(stride):
+    """Same outputs and gradients as ``nn.ConvTranspose2d`` on batches on either side of
+    ``SUBPIXEL_MIN_ROWS``; the kernel kept between calls without autograd follows the weight."""
+    from deepnash.nn.pyramid import SUBPIXEL_MIN_ROWS, SubPixelConvTranspose
+
+    torch.manual_seed(stride)
+    ours = SubPixelConvTranspose(8, 6, stride)
+    theirs = torch.nn.ConvTranspose2d(8, 6, 3, stride=stride, padding=1, output_padding=stride - 1)
+    theirs.load_state_dict(ours.state_dict())
+    for n in (1, SUBPIXEL_MIN_ROWS, 3 * SUBPIXEL_MIN_ROWS):
+        x = torch.randn(n, 8, 5, 5).to(memory_format=torch.channels_last).requires_grad_()
+        y = x.detach().clone().requires_grad_()
+        a, b = ours(x), theirs(y)
+        assert a.shape == (n, 6, 5 * stride, 5 * stride)
+        torch.testing.assert_close(a, b)
+        (a * a.detach().sin()).sum().backward()
+        (b * b.detach().sin()).sum().backward()
+        torch.testing.assert_close(x.grad, y.grad)
+        torch.testing.assert_close(ours.weight.grad, theirs.weight.grad)
+        torch.testing.assert_close(ours.bias.grad, theirs.bias.grad)
+        ours.zero_grad(), theirs.zero_grad()
+    x = torch.randn(2 * SUBPIXEL_MIN_ROWS, 8, 5, 5).to(memory_format=torch.channels_last)
+    with torch.inference_mode():
+        torch.testing.assert_close(ours(x), theirs(x))  # kernel derived and kept
+        with torch.no_grad():
+            for net in (ours, theirs):
+                net.weight.mul_(-2.0)  # an in-place update, as an optimizer step makes
+        torch.testing.assert_close(ours(x), theirs(x))
+        fresh = torch.nn.ConvTranspose2d(8, 6, 3, stride=stride, padding=1, output_padding=stride - 1)
+        ours.load_state_dict(fresh.state_dict())
+        torch.testing.assert_close(ours(x), fresh(x))
 
 
 def test_tiny_network_trains_on_two_threads():

@@ -135,10 +135,14 @@ class DeepNashNet(nn.Module):
         emb = self.torso(obs)
         phase = phases(obs)
         play = (phase != DEPLOY).to(obs.dtype)[:, None, None, None]
-        step2 = (phase == DISPLACE).to(obs.dtype)[:, None, None, None]
         no_attack = obs[:, P_NO_ATTACK:P_NO_ATTACK + 1]
-        selected = obs[:, P_SELECTED:P_SELECTED + 1] * obs[:, OWN_MOVABLE]  # [N, 10, 10, 10]
-        value_in = torch.cat([emb, no_attack * play, selected * step2], dim=1)
+        if bool((phase == DISPLACE).any()):
+            step2 = (phase == DISPLACE).to(obs.dtype)[:, None, None, None]
+            selected = obs[:, P_SELECTED:P_SELECTED + 1] * obs[:, OWN_MOVABLE]  # [N, 10, 10, 10]
+            selected_in = selected * step2
+        else:  # no displace step: the one-hot is zeroed for every row (the look-ahead's batches)
+            selected = selected_in = obs.new_zeros(obs.shape[0], 10, 10, 10).permute(0, 3, 1, 2)
+        value_in = torch.cat([emb, no_attack * play, selected_in], dim=1)
         value = self.value_out(F.relu(self.value_head(value_in))).squeeze(1)
         return obs, emb, phase, no_attack, selected, value
 
