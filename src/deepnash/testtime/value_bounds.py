@@ -28,18 +28,20 @@ terminal positions score their result (+1 win, -1 loss, 0 draw).
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
+from ..env.planes import NUM_MOVE_PLANES, NUM_PLANES
 from ..game import Game, IllegalMoveError, Move
 from ..game import kernels as K
 from ..game.pieces import BOMB, FLAG, SCOUT
 from ..infostate.beliefs import FIGHT, IMMOVABLE
 from ..infostate.determinize import position
-from ..infostate.observe import move_rows, observe
+from ..infostate.observe import ILLEGAL, OBSERVED, move_ring, move_rows, observe, observe_reply
 from ..infostate.view import MoveRecord, PlayerView, push_recorded
 from .public import EMPTY, PublicBoard
 
@@ -136,32 +138,58 @@ Leaf = tuple[float | None, int]
 FIRST_REPLIES = 1
 
 
+#: Each thread's observation buffer, kept from one look-ahead to the next (writing into memory
+#: already mapped saves the page faults of a fresh buffer: about 0.5 ms a decision).
+_SCRATCH = threading.local()
+
+
 class _Leaves:
     """The positions to score: observations for the value function, or a terminal result.
 
-    Observations are scored in batches (``evaluate``); a leaf is ``(result or None, index)``.
+    Observations are written into one growing buffer and scored in batches (``evaluate``); a
+    leaf is ``(result or None, index)``.
     """
 
     def __init__(self, me: int, rows: np.ndarray, value_fn: ValueFn) -> None:
         self.me, self.rows, self.value_fn = me, rows, value_fn
-        self.obs: list[np.ndarray] = []
+        self.obs = getattr(_SCRATCH, "obs", None)
+        if self.obs is None:
+            self.obs = _SCRATCH.obs = np.empty((128, NUM_PLANES, 10, 10), dtype=np.float32)
+        self.written = 0
         self.values = np.zeros(0)
 
     def add(self, game: Game, records: Sequence[MoveRecord]) -> Leaf:
+        """The leaf of ``game``, reached by ``records`` from the current position."""
         if game.is_over():
             return game.outcome().returns()[self.me], -1
-        self.obs.append(observe(game, np.concatenate([self.rows, move_rows(records)]), self.me))
-        return None, len(self.values) + len(self.obs) - 1
+        self._next()[:] = observe(game, np.concatenate([self.rows, move_rows(records)]), self.me)
+        return None, self.written - 1
+
+    def add_reply(self, after: Game, scratch: Game, reply: Move, ring: np.ndarray, count: int) -> Leaf | None:
+        """The leaf of ``after`` (reached by the moves in ``ring``) with ``reply`` played, built in
+        ``scratch``; ``None`` when a repetition rule forbids ``reply``."""
+        code = observe_reply(after, scratch, reply, ring, count, self.me, self._next())
+        if code == OBSERVED:
+            return None, self.written - 1
+        self.written -= 1
+        return None if code == ILLEGAL else (scratch.outcome().returns()[self.me], -1)
+
+    def _next(self) -> np.ndarray:
+        """The buffer's next row (counted as written)."""
+        if self.written == len(self.obs):
+            self.obs = _SCRATCH.obs = np.concatenate([self.obs, np.empty_like(self.obs)])
+        self.written += 1
+        return self.obs[self.written - 1]
 
     def evaluate(self) -> None:
-        """Score the observations added since the last call, in one call of the value function."""
-        if not self.obs:
+        """Score the observations written since the last call, in one call of the value function."""
+        n, done = self.written, len(self.values)
+        if n == done:
             return
-        got = np.asarray(self.value_fn(np.stack(self.obs)), dtype=np.float64).reshape(-1)
-        if got.shape[0] != len(self.obs):
-            raise ValueError(f"value_fn returned {got.shape[0]} values for {len(self.obs)} observations")
+        got = np.asarray(self.value_fn(self.obs[done:n]), dtype=np.float64).reshape(-1)
+        if got.shape[0] != n - done:
+            raise ValueError(f"value_fn returned {got.shape[0]} values for {n - done} observations")
         self.values = np.concatenate([self.values, got])
-        self.obs = []
 
     def score(self, leaf: Leaf) -> float:
         return leaf[0] if leaf[0] is not None else float(self.values[leaf[1]])
@@ -176,6 +204,8 @@ class _Branch:
         self.tree, self.a, self.fixed = tree, a, ({a.to_sq: t1} if t1 >= 0 else {})
         self.game = game  # a determinisation is kept; the base position lives in the tree's scratch game
         self.rec_a = push_recorded(game, a)
+        self.ring, self.count = tree.ring.copy(), tree.count + 1
+        self.ring[tree.count % NUM_MOVE_PLANES] = move_rows([self.rec_a])[0]
         if not self.fixed:
             tree.holder = self
         self.leaves: list[list[Leaf]] = []  # per reply turned into leaves (an empty list: no legal reply)
@@ -204,13 +234,16 @@ class _Branch:
             reply, kinds = self.replies[len(self.leaves)]
             leaves: list[Leaf] = []
             for t2 in kinds:
-                g2 = (position(tree.view, {**self.fixed, reply.from_sq: int(t2)}) if t2 >= 0
-                      else _load(self._after(), tree.reply_scratch))
+                if t2 < 0:  # the replying piece's type is known: one compiled call
+                    leaf = tree.leaves.add_reply(self._after(), tree.reply_scratch, reply, self.ring, self.count)
+                    if leaf is not None:  # None: a repetition rule forbids it, not a reply at all
+                        leaves.append(leaf)
+                    continue
+                g2 = position(tree.view, {**self.fixed, reply.from_sq: int(t2)})
                 if g2 is None:
                     continue
                 try:
-                    if t2 >= 0:
-                        push_recorded(g2, self.a)
+                    push_recorded(g2, self.a)
                     rec_r = push_recorded(g2, reply)
                 except IllegalMoveError:  # a repetition rule forbids it: not a reply at all
                     continue
@@ -354,7 +387,9 @@ class _Tree:
         self.start = PublicBoard.from_view(view)
         self.possible = self.start.possible()
         self.base = position(view)
-        self.leaves = _Leaves(self.me, move_rows(view.history), value_fn)
+        rows = move_rows(view.history)
+        self.ring, self.count = move_ring(rows)
+        self.leaves = _Leaves(self.me, rows, value_fn)
         self.root = self.leaves.add(self.base, ())
         self.scratch, self.reply_scratch = self.base.copy(), self.base.copy()
         self.holder: _Branch | None = None  # the branch whose position after its move is in ``scratch``
