@@ -293,7 +293,7 @@ register_agent("shipped", shipped, positional="variant", configs=_OPTIONS, alias
 
 
 #: Batches the look-ahead and the search send to the network are padded to a multiple of this.
-PAD_ROWS = 16
+PAD_ROWS = 8
 
 
 def _padded(obs: np.ndarray) -> torch.Tensor:
