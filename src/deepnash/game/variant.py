@@ -49,6 +49,7 @@ class Variant:
     two_squares_limit: int = 3
     more_squares: bool = True
     _rules: np.ndarray = field(init=False, repr=False, compare=False, hash=False)
+    _zones: tuple[tuple[int, ...], tuple[int, ...]] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         counts = tuple(int(c) for c in self.piece_counts)
@@ -60,6 +61,9 @@ class Variant:
             raise ValueError(f"variant {self.name!r}: each army needs a Flag")
         if not 1 <= self.deploy_rows <= 5:
             raise ValueError(f"variant {self.name!r}: deploy_rows must be 1..5")
+        zones = tuple(tuple(r * 10 + c for r in rows for c in range(10) if r * 10 + c not in self.lakes)
+                      for rows in (range(self.deploy_rows), range(10 - self.deploy_rows, 10)))
+        object.__setattr__(self, "_zones", zones)  # computed once: every game state reads them
         if sum(counts) > len(self.deploy_squares(0)):
             raise ValueError(
                 f"variant {self.name!r}: {sum(counts)} pieces do not fit on "
@@ -89,8 +93,7 @@ class Variant:
 
     def deploy_squares(self, player: int) -> tuple[int, ...]:
         """Squares (``row*10+col``, ascending) where ``player`` (0 Red, 1 Blue) may deploy, lakes excluded."""
-        rows = range(self.deploy_rows) if player == 0 else range(10 - self.deploy_rows, 10)
-        return tuple(r * 10 + c for r in rows for c in range(10) if r * 10 + c not in self.lakes)
+        return self._zones[player]
 
     def with_rules(self, **changes) -> "Variant":
         """A copy with some fields changed, e.g. ``CLASSIC.with_rules(two_squares=False)``."""
