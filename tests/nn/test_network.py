@@ -88,6 +88,7 @@ def test_each_row_is_computed_as_if_alone(phases, seed):
         torch.testing.assert_close(logits[i:i + 1], li, atol=1e-5, rtol=1e-5)
         torch.testing.assert_close(value[i:i + 1], vi, atol=1e-5, rtol=1e-5)
     torch.testing.assert_close(net.value(obs), value)  # the value-only path, for look-ahead
+    torch.testing.assert_close(net.logits(obs), logits)  # the policy-only path, for play
 
 
 def test_each_phase_uses_its_own_head():

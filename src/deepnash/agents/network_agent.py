@@ -105,12 +105,15 @@ class NetworkAgent:
         notes = []
         if self.testtime is not None:
             obs, notes = self.testtime.observation(obs, view)
-        logits, value = self.net(torch.from_numpy(obs)[None])
+        x = torch.from_numpy(obs)[None]
+        logged = self.testtime is not None and self.on_decision is not None
+        logits, value = self.net(x) if logged else (self.net.logits(x), None)  # the value only for the log
         probs = masked_log_policy(logits, torch.from_numpy(mask)[None]).exp()[0]
         log: DecisionLog | None = None
         if self.testtime is not None:
-            final, log = self.testtime.policy(probs.double().numpy(), mask, step, plan, selected=selected,
-                                              notes=notes, value=float(value[0]), ply=view.ply if view else 0)
+            final, log = self.testtime.policy(probs.double().numpy(), mask, step, plan, selected=selected, notes=notes,
+                                              value=None if value is None else float(value[0]),
+                                              ply=view.ply if view else 0)
             probs = torch.from_numpy(final)
         action = int(probs.argmax()) if self.greedy else int(torch.multinomial(probs, 1, generator=self._gen))
         if log is not None and self.on_decision is not None:

@@ -88,20 +88,17 @@ class DeepNashNet(nn.Module):
         Raises:
             ValueError: if ``obs`` is not ``[N, 82, 10, 10]``.
         """
-        obs, emb, phase, no_attack, selected, value = self._trunk(obs)
-        logits = obs.new_zeros(obs.shape[0], NUM_ACTIONS)
-        for code, head, extra in (
-            (DEPLOY, self.deploy_head, None),
-            (SELECT, self.select_head, no_attack),
-            (DISPLACE, self.displace_head, torch.cat([no_attack, selected], dim=1)),
-        ):
-            rows = (phase == code).nonzero().squeeze(1)
-            if rows.numel() == 0:
-                continue
-            x = emb[rows] if extra is None else torch.cat([emb[rows], extra[rows]], dim=1)
-            out = head(x)
-            logits = logits.index_copy(0, rows, F.relu(out) if self.config.relu_logits else out)
-        return logits, value
+        parts = self._embed(obs)
+        return self._logits(*parts), self._value(*parts)
+
+    def logits(self, obs: torch.Tensor) -> torch.Tensor:
+        """``float32[N, 100]``: the policy heads alone, the same numbers as ``forward(obs)[0]`` without
+        the value head's work (for an agent that needs no value; at batch size 1 a fifth of the cost).
+
+        Raises:
+            ValueError: if ``obs`` is not ``[N, 82, 10, 10]``.
+        """
+        return self._logits(*self._embed(obs))
 
     def value(self, obs: torch.Tensor) -> torch.Tensor:
         """``float32[N]``: the value head alone, the same numbers as ``forward(obs)[1]`` without the
@@ -110,7 +107,7 @@ class DeepNashNet(nn.Module):
         Raises:
             ValueError: if ``obs`` is not ``[N, 82, 10, 10]``.
         """
-        return self._trunk(obs)[5]
+        return self._value(*self._embed(obs))
 
     def train_value_only(self) -> list[torch.nn.Parameter]:
         """Freeze the torso and the policy heads (``requires_grad`` off) and return the value head's
@@ -126,25 +123,44 @@ class DeepNashNet(nn.Module):
             if hasattr(module, "reset_parameters"):
                 module.reset_parameters()
 
-    def _trunk(self, obs: torch.Tensor):
-        """The torso and the value head: ``(obs, embedding, phase, no-attack plane, selected one-hot, value)``."""
+    def _embed(self, obs: torch.Tensor):
+        """The torso's work, which every head reads: ``(obs, embedding, phase, no-attack plane, selected
+        one-hot [N, 10, 10, 10], 0 on rows not at the displace step)``."""
         if obs.dim() != 4 or tuple(obs.shape[1:]) != (NUM_PLANES, 10, 10):
             raise ValueError(f"DeepNashNet expects observations [N, 82, 10, 10], got {list(obs.shape)}")
         # channels-last activations: oneDNN's convolutions run about twice as fast on narrow layers
         obs = obs.to(self.value_out.weight.dtype, memory_format=torch.channels_last)
         emb = self.torso(obs)
         phase = phases(obs)
-        play = (phase != DEPLOY).to(obs.dtype)[:, None, None, None]
         no_attack = obs[:, P_NO_ATTACK:P_NO_ATTACK + 1]
         if bool((phase == DISPLACE).any()):
             step2 = (phase == DISPLACE).to(obs.dtype)[:, None, None, None]
-            selected = obs[:, P_SELECTED:P_SELECTED + 1] * obs[:, OWN_MOVABLE]  # [N, 10, 10, 10]
-            selected_in = selected * step2
-        else:  # no displace step: the one-hot is zeroed for every row (the look-ahead's batches)
-            selected = selected_in = obs.new_zeros(obs.shape[0], 10, 10, 10).permute(0, 3, 1, 2)
-        value_in = torch.cat([emb, no_attack * play, selected_in], dim=1)
-        value = self.value_out(F.relu(self.value_head(value_in))).squeeze(1)
-        return obs, emb, phase, no_attack, selected, value
+            selected = obs[:, P_SELECTED:P_SELECTED + 1] * obs[:, OWN_MOVABLE] * step2
+        else:  # no displace step (the look-ahead's batches): no product to compute
+            selected = obs.new_zeros(obs.shape[0], 10, 10, 10).permute(0, 3, 1, 2)
+        return obs, emb, phase, no_attack, selected
+
+    def _logits(self, obs, emb, phase, no_attack, selected) -> torch.Tensor:
+        """Each row's logits from the head of its phase."""
+        logits = obs.new_zeros(obs.shape[0], NUM_ACTIONS)
+        for code, head, extra in (
+            (DEPLOY, self.deploy_head, None),
+            (SELECT, self.select_head, no_attack),
+            (DISPLACE, self.displace_head, torch.cat([no_attack, selected], dim=1)),
+        ):
+            rows = (phase == code).nonzero().squeeze(1)
+            if rows.numel() == 0:
+                continue
+            x = emb[rows] if extra is None else torch.cat([emb[rows], extra[rows]], dim=1)
+            out = head(x)
+            logits = logits.index_copy(0, rows, F.relu(out) if self.config.relu_logits else out)
+        return logits
+
+    def _value(self, obs, emb, phase, no_attack, selected) -> torch.Tensor:
+        """The value head: the embedding, the no-attack ratio (0 in deployment) and the selected one-hot."""
+        play = (phase != DEPLOY).to(obs.dtype)[:, None, None, None]
+        value_in = torch.cat([emb, no_attack * play, selected], dim=1)
+        return self.value_out(F.relu(self.value_head(value_in))).squeeze(1)
 
 
 def masked_log_policy(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
