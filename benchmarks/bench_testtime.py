@@ -1,14 +1,18 @@
 """What the test-time layer costs per move: CPU time with each layer alone, value-bounds evaluations.
 
-Usage: ``python benchmarks/bench_testtime.py [--games 4] [--network shipped|random|DIR] [--preset tiny]
-[--variant barrage] [--max-moves 200] [--json]``
+Usage: ``python benchmarks/bench_testtime.py [--games 4] [--repeat 3] [--network shipped|random|DIR]
+[--preset tiny] [--variant barrage] [--max-moves 200] [--json]``
 
 Plays the network agent against itself, first with every layer off, then
 with each layer alone and with all of them, and reports CPU milliseconds per
 move on one thread (both players' select and displace decisions, network
 included; process CPU time, so other work on the machine does not count),
 the value function's positions scored per move and the share of moves on
-which value bounds changed the policy.  ``--network shipped`` (the default)
+which value bounds changed the policy.  The same games are played
+``--repeat`` times, the configurations taking turns, and the median of each
+configuration's runs is reported (``cpu_ms_per_move``; every run in
+``cpu_ms_per_move_runs``): a shared virtual machine's speed drifts by 20% or
+more within minutes, and one run catches whatever the neighbours do.  ``--network shipped`` (the default)
 plays the weights shipped for ``--variant``; ``--network random`` a randomly
 initialised network of ``--preset``, whose near-uniform policy makes value
 bounds look at every legal move, so its cost is an upper bound for that
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import time
 
 import torch
@@ -61,6 +66,7 @@ def run(net: DeepNashNet, config: TestTimeConfig | None, variant: str, games: in
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=4)
+    ap.add_argument("--repeat", type=int, default=3, help="runs of each configuration; the median is reported")
     ap.add_argument("--network", default="shipped", help="shipped, random, or a run or checkpoint directory")
     ap.add_argument("--preset", default="tiny", help="with --network random")
     ap.add_argument("--variant", default="barrage")
@@ -78,14 +84,24 @@ def main() -> None:
     for layer in LAYERS:
         configs[f"only_{layer}"] = TestTimeConfig(**{name: name == layer for name in LAYERS})
     configs["all_on"] = TestTimeConfig()
+    runs: dict[str, list[dict]] = {name: [] for name in configs}
+    for _ in range(args.repeat):  # round robin: a slow spell of the machine hits every configuration alike
+        for name, cfg in configs.items():
+            runs[name].append(run(net, cfg, args.variant, args.games, args.max_moves))
+    results = {}
+    for name, rs in runs.items():
+        times = [r["cpu_ms_per_move"] for r in rs]
+        results[name] = {**rs[0], "cpu_ms_per_move": statistics.median(times), "cpu_ms_per_move_runs": times}
     out = {"network": args.network, "preset": args.preset, "variant": args.variant, "games": args.games,
-           "results": {name: run(net, cfg, args.variant, args.games, args.max_moves) for name, cfg in configs.items()}}
+           "repeat": args.repeat, "results": results}
     if args.json:
         print(json.dumps(out))
         return
-    print(f"{args.network} {args.preset} network, {args.variant}, {args.games} self-play games (at most {args.max_moves} moves)")
+    print(f"{args.network} {args.preset} network, {args.variant}, {args.games} self-play games (at most "
+          f"{args.max_moves} moves), median of {args.repeat} runs")
     for name, r in out["results"].items():
-        print(f"  {name:20s} {r['cpu_ms_per_move']:8.1f} CPU ms/move  {r['value_evaluations_per_move']:6.1f} "
+        spread = "-".join(f"{t:.1f}" for t in (min(r["cpu_ms_per_move_runs"]), max(r["cpu_ms_per_move_runs"])))
+        print(f"  {name:20s} {r['cpu_ms_per_move']:8.1f} CPU ms/move ({spread})  {r['value_evaluations_per_move']:6.1f} "
               f"value evaluations/move  ({r['moves']} moves, value bounds changed "
               f"{100 * r['value_bounds_share']:.1f}% of turns)")
 
