@@ -73,10 +73,15 @@ def safe_replies(board: PublicBoard, player: int, possible: np.ndarray | None = 
     Args:
         possible: ``board.possible()``, if already computed.
     """
+    return [Move(f, t) for f, t in _safe_reply_array(board, player, possible).tolist()]
+
+
+def _safe_reply_array(board: PublicBoard, player: int, possible: np.ndarray | None = None) -> np.ndarray:
+    """``int16[n, 2]``: ``safe_replies`` as (from, to) rows, in the same order."""
     out = np.empty((K.MAX_MOVES, 2), dtype=np.int16)
     possible = board.possible() if possible is None else possible
     n = _safe_replies(board.owner, board.known, board.moved, possible, player, K.NEIGHBOUR, FIGHT, IMMOVABLE, out)
-    return [Move(int(f), int(t)) for f, t in out[:n]]
+    return out[:n]
 
 
 @njit(cache=True)
@@ -217,10 +222,11 @@ class _Branch:
         after.apply(self.rec_a)
         possible = after.possible()
         row, col = divmod(a.to_sq, 10)
-        for reply in sorted(safe_replies(after, tree.opp, possible),
-                            key=lambda r: abs(r.to_sq // 10 - row) + abs(r.to_sq % 10 - col)):
-            hidden = after.owner[reply.to_sq] == tree.me and after.known[reply.from_sq] < 0
-            self.replies.append((reply, np.flatnonzero(possible[reply.from_sq] & ~IMMOVABLE) if hidden else [-1]))
+        owner, known = after.owner, after.known
+        for f, t in sorted(_safe_reply_array(after, tree.opp, possible).tolist(),
+                           key=lambda r: abs(r[1] // 10 - row) + abs(r[1] % 10 - col)):
+            hidden = owner[t] == tree.me and known[f] < 0  # an attack by a piece of unknown type
+            self.replies.append((Move(f, t), np.flatnonzero(possible[f] & ~IMMOVABLE) if hidden else [-1]))
 
     @property
     def done(self) -> bool:
