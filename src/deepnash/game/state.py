@@ -143,7 +143,7 @@ class BatchState:
         if board.min() < LAKE or board.max() > MAX_CODE:
             sq = int(np.flatnonzero((board < LAKE) | (board > MAX_CODE))[0])
             raise InvalidPositionError(f"board: {square_name(sq)} holds {int(board[sq])}, not a board code")
-        for sq in np.flatnonzero((board == LAKE) != np.isin(np.arange(100), v.lakes)):
+        for sq in np.flatnonzero((board == LAKE) != v.lake_mask):
             raise InvalidPositionError(f"board: {square_name(int(sq))} {'is' if board[sq] == LAKE else 'is not'} "
                                        f"a lake, but {v.name} says otherwise")
         kinds = types(board)

@@ -50,6 +50,7 @@ class Variant:
     more_squares: bool = True
     _rules: np.ndarray = field(init=False, repr=False, compare=False, hash=False)
     _zones: tuple[tuple[int, ...], tuple[int, ...]] = field(init=False, repr=False, compare=False, hash=False)
+    _lake_mask: np.ndarray = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         counts = tuple(int(c) for c in self.piece_counts)
@@ -64,6 +65,10 @@ class Variant:
         zones = tuple(tuple(r * 10 + c for r in rows for c in range(10) if r * 10 + c not in self.lakes)
                       for rows in (range(self.deploy_rows), range(10 - self.deploy_rows, 10)))
         object.__setattr__(self, "_zones", zones)  # computed once: every game state reads them
+        lake_mask = np.zeros(100, dtype=bool)
+        lake_mask[list(self.lakes)] = True
+        lake_mask.setflags(write=False)
+        object.__setattr__(self, "_lake_mask", lake_mask)
         if sum(counts) > len(self.deploy_squares(0)):
             raise ValueError(
                 f"variant {self.name!r}: {sum(counts)} pieces do not fit on "
@@ -85,6 +90,11 @@ class Variant:
     def num_pieces(self) -> int:
         """Pieces per army."""
         return sum(self.piece_counts)
+
+    @property
+    def lake_mask(self) -> np.ndarray:
+        """``bool[100]`` (read-only): whether each square is a lake."""
+        return self._lake_mask
 
     @property
     def rules_array(self) -> np.ndarray:
