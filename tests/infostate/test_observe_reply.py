@@ -52,4 +52,6 @@ def test_the_observation_after_each_reply_is_observes(variant, seed):
         move = back[0] if back and rng.random() < 0.7 else legal[rng.integers(len(legal))]
         records.append(push_recorded(game, move))
     assert min(seen.values()) > 0 or variant == "classic", seen
+    with pytest.raises(ValueError, match="C-contiguous"):  # a copy would take the writes
+        observe_reply(game, scratch, move, ring, count, 0, np.empty((10, 10, 82), np.float32).transpose(2, 0, 1))
     assert seen[OBSERVED] > 0 and game.ply > 40  # the move ring wrapped

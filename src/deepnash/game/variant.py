@@ -65,10 +65,6 @@ class Variant:
         zones = tuple(tuple(r * 10 + c for r in rows for c in range(10) if r * 10 + c not in self.lakes)
                       for rows in (range(self.deploy_rows), range(10 - self.deploy_rows, 10)))
         object.__setattr__(self, "_zones", zones)  # computed once: every game state reads them
-        lake_mask = np.zeros(100, dtype=bool)
-        lake_mask[list(self.lakes)] = True
-        lake_mask.setflags(write=False)
-        object.__setattr__(self, "_lake_mask", lake_mask)
         if sum(counts) > len(self.deploy_squares(0)):
             raise ValueError(
                 f"variant {self.name!r}: {sum(counts)} pieces do not fit on "
@@ -76,6 +72,10 @@ class Variant:
             )
         if any(not 0 <= s < 100 for s in self.lakes) or set(self.lakes) != {99 - s for s in self.lakes}:
             raise ValueError(f"variant {self.name!r}: lakes must be squares 0..99, symmetric under rotation")
+        lake_mask = np.zeros(100, dtype=bool)
+        lake_mask[list(self.lakes)] = True
+        lake_mask.setflags(write=False)
+        object.__setattr__(self, "_lake_mask", lake_mask)
         if not 1 <= self.two_squares_limit <= MAX_TWO_SQUARES_LIMIT:
             raise ValueError(f"variant {self.name!r}: two_squares_limit must be 1..{MAX_TWO_SQUARES_LIMIT}")
         rules = np.zeros(NUM_RULES, dtype=np.int32)

@@ -82,7 +82,12 @@ def observe_reply(game: Game, scratch: Game, move: Move, ring: np.ndarray, count
 
     Returns:
         ``OBSERVED``, ``ILLEGAL`` (a repetition rule forbids ``move``) or ``OVER``.
+
+    Raises:
+        ValueError: ``out`` is not a C-contiguous ``[82, 10, 10]`` array (a copy would take the writes).
     """
+    if out.shape != (NUM_PLANES, 10, 10) or not out.flags.c_contiguous:
+        raise ValueError(f"observe_reply: out must be a C-contiguous [82, 10, 10] array, got {out.shape}")
     a, s = game.state, scratch.state
     return int(_observe_reply(a.board, a.flags, a.meta, a.hist, a.zob, a.chase, s.board, s.flags, s.meta, s.hist,
                               s.zob, s.chase, s.rules, move.from_sq, move.to_sq, ring, count,

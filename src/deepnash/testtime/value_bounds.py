@@ -143,8 +143,8 @@ Leaf = tuple[float | None, int]
 FIRST_REPLIES = 1
 
 
-#: Each thread's observation buffer, kept from one look-ahead to the next (writing into memory
-#: already mapped saves the page faults of a fresh buffer: about 0.5 ms a decision).
+#: Each thread's observation buffer, kept from one look-ahead to the next (memory already
+#: mapped: a fresh buffer of a few MB faults its pages in at every decision).
 _SCRATCH = threading.local()
 
 
@@ -347,7 +347,8 @@ def value_bounds(
         value_fn: ``float32[N, 82, 10, 10] -> float32[N]``, the value of each
             observation (``infostate.observe.observe``, select step) for the player it
             belongs to: the value head, in [-1, 1].  Wrap it to change the
-            network's input (e.g. eagerness) for every position alike.
+            network's input (e.g. eagerness) for every position alike.  The array it is
+            given is valid during the call only (the look-ahead reuses its memory).
         eps_vb: the margin (paper: 0.05).
         moves: the moves to bound (default: every legal move; the paper bounds the
             actions in the policy's support only).
