@@ -34,23 +34,6 @@ def move_rows(records: Sequence[MoveRecord]) -> np.ndarray:
     return rows
 
 
-def observe(game: Game, rows: np.ndarray, player: int, sub: int = 0, selected: int = -1) -> np.ndarray:
-    """``float32[82, 10, 10]``: ``player``'s play-phase observation of ``game`` (``docs/observation.md``).
-
-    Args:
-        rows: the game's last moves as ``move_rows`` gives them (only the last 40 are used).
-        sub: 0 select step, 1 displace step; ``selected`` is then the chosen piece's absolute square.
-    """
-    rows = rows[-NUM_MOVE_PLANES:]
-    moves = np.zeros((1, NUM_MOVE_PLANES, 3), dtype=np.int16)
-    moves[0, :len(rows)] = rows
-    out = np.zeros((NUM_PLANES, 10, 10), dtype=np.float32)
-    s = game.state
-    encode(s.board, s.flags, int(s.meta[0, K.M_PLY]), int(s.meta[0, K.M_SINCE_ATTACK]), moves,
-           np.array([len(rows)], dtype=np.int64), False, sub, selected, counter_scale(game.variant), 0, player, out.reshape(NUM_PLANES, 100))
-    return out
-
-
 def move_ring(rows: np.ndarray) -> tuple[np.ndarray, int]:
     """``(int16[40, 3], n)``: the environment's move ring (``env.encode``) holding ``rows`` (``move_rows``):
     its last 40 in slots 0.., ``n`` of them."""
@@ -58,6 +41,22 @@ def move_ring(rows: np.ndarray) -> tuple[np.ndarray, int]:
     ring = np.zeros((NUM_MOVE_PLANES, 3), dtype=np.int16)
     ring[:len(rows)] = rows
     return ring, len(rows)
+
+
+def observe(game: Game, rows: np.ndarray, player: int, sub: int = 0, selected: int = -1) -> np.ndarray:
+    """``float32[82, 10, 10]``: ``player``'s play-phase observation of ``game`` (``docs/observation.md``).
+
+    Args:
+        rows: the game's last moves as ``move_rows`` gives them (only the last 40 are used).
+        sub: 0 select step, 1 displace step; ``selected`` is then the chosen piece's absolute square.
+    """
+    ring, count = move_ring(rows)
+    out = np.zeros((NUM_PLANES, 10, 10), dtype=np.float32)
+    s = game.state
+    encode(s.board, s.flags, int(s.meta[0, K.M_PLY]), int(s.meta[0, K.M_SINCE_ATTACK]), ring[None],
+           np.array([count], dtype=np.int64), False, sub, selected, counter_scale(game.variant), 0, player,
+           out.reshape(NUM_PLANES, 100))
+    return out
 
 
 #: ``observe_reply``'s results: the observation is written; the move breaks a repetition rule
