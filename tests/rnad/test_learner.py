@@ -102,6 +102,32 @@ def test_held_regularisers_stay_at_the_start_for_the_held_iterations():
         RNaDConfig(hold_reg_iterations=-1)
 
 
+def test_previous_regulariser_is_skipped_exactly_while_it_equals_the_current_one(monkeypatch):
+    """Equal regularisation networks give the blend pi_reg itself: theta_reg_prev is not run, and the
+    gradients are those of evaluating it; after a switch the two differ and it runs again."""
+    import deepnash.rnad.learner as learner_module
+
+    traj = make_trajectory()
+    a, b = learner(), learner()
+    calls = []
+    a.theta_reg_prev.register_forward_hook(lambda *_: calls.append(1))
+    assert a.schedule().alpha < 1.0
+    a.accumulate_gradients(traj)
+    assert calls == []
+    with monkeypatch.context() as m:
+        m.setattr(learner_module, "_same_weights", lambda *_: False)
+        b.accumulate_gradients(traj)
+    for ga, gb in zip(grads(a), grads(b)):
+        assert torch.equal(ga, gb)
+    a.apply_update()
+    for _ in range(2):  # the iteration's last step switches: reg_prev <- start, reg <- target
+        a.step(traj)
+    assert a.schedule().iteration == 1 and a.schedule().alpha < 1.0
+    calls.clear()
+    a.accumulate_gradients(traj)
+    assert calls
+
+
 def test_state_dict_round_trip_continues_identically():
     traj = make_trajectory()
     a = learner(finetune=FineTuneConfig(from_step=2))

@@ -72,6 +72,12 @@ def _evaluate_chunked(network: nn.Module, traj: Trajectory, chunks: list[slice])
     return torch.cat([p[0] for p in parts]), torch.cat([p[1] for p in parts])
 
 
+def _same_weights(a: nn.Module, b: nn.Module) -> bool:
+    """Whether two networks hold equal tensors (parameters and buffers), so their outputs are equal."""
+    sa, sb = a.state_dict(), b.state_dict()
+    return sa.keys() == sb.keys() and all(torch.equal(sa[k], sb[k]) for k in sa)
+
+
 class RNaDLearner:
     """Keeps theta, theta_target, theta_reg, theta_reg_prev and the optimiser (``docs/rnad.md`` §2).
 
@@ -136,9 +142,9 @@ class RNaDLearner:
             _, value = _evaluate_chunked(self.theta_target, traj, chunks)
             pi, log_pi = legal_log_softmax(logits, traj.legal)
             log_reg = legal_log_softmax(_evaluate_chunked(self.theta_reg, traj, chunks)[0], traj.legal)[1]
-            if point.alpha < 1.0:
+            if point.alpha < 1.0 and not _same_weights(self.theta_reg, self.theta_reg_prev):
                 log_reg_prev = legal_log_softmax(_evaluate_chunked(self.theta_reg_prev, traj, chunks)[0], traj.legal)[1]
-            else:
+            else:  # alpha = 1 reads no previous regulariser; equal weights (a held prior) give equal outputs
                 log_reg_prev = log_reg
             log_ratio = regularised_log_ratio(log_pi, log_reg, log_reg_prev, point.alpha)
             finetune = cfg.finetune.active(self.learner_step)

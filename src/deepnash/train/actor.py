@@ -89,7 +89,8 @@ class SelfPlay:
 
     Args:
         net: maps ``float32[N, 82, 10, 10]`` to ``(logits [N, 100], value [N])``; used in eval mode
-            without gradients.
+            without gradients.  Where its class defines ``logits(obs)`` (``DeepNashNet.logits``, the
+            policy heads alone), self-play calls that: the value is not needed to act.
         variant: ``"classic"``, ``"barrage"`` or a ``Variant``.
         num_envs: B, games played at once.
         seed: seeds the environment and the action sampling.
@@ -106,6 +107,7 @@ class SelfPlay:
         if max_steps < 0:
             raise ValueError(f"max_steps must be 0 (no limit) or positive, got {max_steps}")
         self.net = net
+        self._logits = net.logits if callable(getattr(type(net), "logits", None)) else (lambda x: net(x)[0])
         self.device = torch.device(device)
         self.env = VectorEnv(num_envs, variant, seed=seed)
         self.max_steps = max_steps
@@ -129,10 +131,10 @@ class SelfPlay:
             mask = torch.from_numpy(env.mask[rows]).to(self.device)
             if self.net.training:  # switching modes walks every submodule: only when needed
                 self.net.eval()
-                logits, _ = self.net(obs)
+                logits = self._logits(obs)
                 self.net.train()
             else:
-                logits, _ = self.net(obs)
+                logits = self._logits(obs)
             probs = masked_log_policy(logits.float(), mask).exp()
             actions[rows] = torch.multinomial(probs, 1, generator=self.generator).squeeze(1).cpu().numpy()
             probs = probs.cpu().numpy()
