@@ -27,6 +27,7 @@ from deepnash.train.config import train_preset
 
 def bench(preset: str, device: str, envs: int, batch_games: int, game_steps: int, seconds: float) -> dict:
     cfg = replace(train_preset(preset), envs=envs, max_steps=game_steps)
+    torch.manual_seed(0)  # the same network, so the same games, in every run
     learner = RNaDLearner(lambda: DeepNashNet(cfg.net_config), cfg.rnad, device)
     cut = SelfPlay(learner.theta, cfg.variant, envs, seed=1, max_steps=game_steps, device=device)
     games = cut.play(batch_games)[:batch_games]  # the learner's batch; also warms up Numba and torch
