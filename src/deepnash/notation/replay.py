@@ -86,7 +86,7 @@ def replay(record: GravonRecord, relax_repetition: bool = True, *, variant: Vari
         board, placed = parse_field(record.field), field_placements(record.field)
     except ValueError as e:
         raise RecordError(f"bad field: {e}", file=record.source) from None
-    if set(np.flatnonzero(board == K.LAKE)) != set(v.lakes):
+    if not np.array_equal(board == K.LAKE, v.lake_mask):
         raise RecordError(f"the field's lakes are not {v.name}'s", file=record.source)
     for p in (0, 1):
         zone = v.deploy_squares(p)
