@@ -50,11 +50,13 @@ def run(preset: str, views: list[PlayerView], config: SearchConfig) -> dict:
     agent = NetworkAgent(DeepNashNet(get_preset(preset)))
     rows = [0]
 
-    def net(obs):
-        rows[0] += len(obs)
-        return agent._net_fn(obs)
+    def counted(fn):  # every network row the search asks for, policy heads or value head
+        def call(obs):
+            rows[0] += len(obs)
+            return fn(obs)
+        return call
 
-    search = Search(net, config)
+    search = Search(counted(agent._logits), counted(agent._values), config)
     rng = np.random.default_rng(0)
     seconds = 0.0
     for view in views:

@@ -48,9 +48,14 @@ def random_position(variant, seed: int, plies: int) -> tuple[Game, tuple]:
     return game, tuple(history)
 
 
-def uniform_net(obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Equal logits everywhere, value 0: a network with no opinion."""
-    return np.zeros((len(obs), 100), np.float32), np.zeros(len(obs), np.float32)
+def uniform_logits(obs: np.ndarray) -> np.ndarray:
+    """Equal logits everywhere: a policy with no opinion."""
+    return np.zeros((len(obs), 100), np.float32)
+
+
+def zero_values(obs: np.ndarray) -> np.ndarray:
+    """Value 0 everywhere: a value head with no opinion."""
+    return np.zeros(len(obs), np.float32)
 
 
 # -- the belief ---------------------------------------------------------------------------------------
@@ -61,7 +66,7 @@ def test_every_sample_agrees_with_the_public_information(variant, seed, plies):
     game, history = random_position(variant, seed, plies)
     me = game.turn
     view = PlayerView.of(game, me, history)
-    search = Search(uniform_net)
+    search = Search(uniform_logits, zero_values)
     search.reset(variant, me)
     rng = np.random.default_rng(seed)
     opp = view.owner == 1 - me
@@ -81,14 +86,14 @@ def test_the_memory_heuristic_rules_types_out_of_the_samples():
     """Blue's unknown piece on e6 passed up Red's known General with no recapture possible, so it is
     not the Marshal (``test_memory``): no sample makes it one, though it could be by the counts."""
     g = Played(MARSHAL_CHANCE.format(e4="..", a1="rS"), "barrage", reveal=("e5",))
-    search = Search(uniform_net)
+    search = Search(uniform_logits, zero_values)
     search.reset(g.game.variant, 0)
     rng = np.random.default_rng(0)
     search.sample(g.view(0), rng)  # the search follows the game from its first move
     g.push("b1-b2", "a10-a9")
     view = g.view(0)
     assert all(search.sample(view, rng)[54] != MARSHAL for _ in range(60))
-    uninformed = Search(uniform_net, belief=lambda v, r: sample_hidden(v, r))
+    uninformed = Search(uniform_logits, zero_values, belief=lambda v, r: sample_hidden(v, r))
     assert any(uninformed.sample(view, rng)[54] == MARSHAL for _ in range(60))
 
 
@@ -132,11 +137,11 @@ def test_the_budget_decides_how_many_rounds_run():
     # each round reads the clock twice (1 s apart) and the loop stops before a round that would end
     # past the budget: rounds end at 3, 5, 7, ... s from a start at 1 s
     for seconds, rounds in ((0.5, 1), (4.5, 2), (6.5, 3)):
-        search = Search(uniform_net, SearchConfig(samples=2, depth=1, seconds=seconds), clock=FakeClock(1.0))
+        search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=1, seconds=seconds), clock=FakeClock(1.0))
         search.reset(BARRAGE, view.player)
         result = search.run(view, prior, np.random.default_rng(0))
         assert result.rounds == rounds and result.samples == 2 * rounds
-    capped = Search(uniform_net, SearchConfig(samples=2, depth=1, seconds=100, rounds=2), clock=FakeClock(1.0))
+    capped = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=1, seconds=100, rounds=2), clock=FakeClock(1.0))
     capped.reset(BARRAGE, view.player)
     assert capped.run(view, prior, np.random.default_rng(0)).rounds == 2
 
@@ -150,13 +155,13 @@ def test_q_is_the_value_of_the_position_the_move_leads_to():
     view = PlayerView.of(game, game.turn, history)
     me = view.player
 
-    def net(obs):
+    def value(obs):
         theirs = obs[:, 13:25].sum(axis=1).reshape(len(obs), 10, 10)  # each occupied square sums to 1
         rows = theirs.sum(axis=2) @ np.arange(10, dtype=np.float32)
-        return np.zeros((len(obs), 100), np.float32), (0.01 * rows).astype(np.float32)
+        return (0.01 * rows).astype(np.float32)
 
     quiet = [m for m in view.legal_moves if view.owner[m.to_sq] == -1]
-    search = Search(net, SearchConfig(samples=2, depth=0, candidates=len(quiet), rounds=1))
+    search = Search(uniform_logits, value, SearchConfig(samples=2, depth=0, candidates=len(quiet), rounds=1))
     search.reset(BARRAGE, me)
     q = search.run(view, {m: 1 / len(quiet) for m in quiet}, np.random.default_rng(0)).q
     assert set(q) == set(quiet)
@@ -204,10 +209,10 @@ def test_material_leaves_score_the_sampled_board():
 
     view, truth = marshal_next_to_general()
 
-    def net(obs):
-        return np.zeros((len(obs), 100), np.float32), np.full(len(obs), np.nan, np.float32)
+    def nan_values(obs):  # the value head must not be read
+        return np.full(len(obs), np.nan, np.float32)
 
-    search = Search(net, SearchConfig(samples=2, depth=0, candidates=len(view.legal_moves), rounds=1,
+    search = Search(uniform_logits, nan_values, SearchConfig(samples=2, depth=0, candidates=len(view.legal_moves), rounds=1,
                                       leaf="material"), belief=lambda v, rng: truth)
     search.reset(BARRAGE, 0)
     q = search.run(view, {m: 1 / len(view.legal_moves) for m in view.legal_moves}, np.random.default_rng(0)).q
@@ -240,7 +245,7 @@ def test_progress_leaves_discount_a_lead_as_the_draw_nears():
     view, truth = marshal_next_to_general(ply=159, moves_since_attack=159)
     q = {}
     for leaf in ("material", "progress"):
-        search = Search(uniform_net, SearchConfig(samples=2, depth=0, candidates=len(view.legal_moves), rounds=1,
+        search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=0, candidates=len(view.legal_moves), rounds=1,
                                                   leaf=leaf), belief=lambda v, rng: truth)
         search.reset(BARRAGE, 0)
         q[leaf] = search.run(view, {m: 1 / len(view.legal_moves) for m in view.legal_moves},
@@ -263,7 +268,7 @@ def test_gain_leaves_score_what_the_line_wins_however_far_ahead():
         view, truth = marshal_next_to_general(ahead=ahead)
         q = {}
         for leaf in ("material", "gain"):
-            search = Search(uniform_net, SearchConfig(samples=2, depth=0, candidates=len(view.legal_moves),
+            search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=0, candidates=len(view.legal_moves),
                                                       rounds=1, leaf=leaf), belief=lambda v, rng: truth)
             search.reset(BARRAGE, 0)
             q[leaf] = search.run(view, {m: 1 / len(view.legal_moves) for m in view.legal_moves},

@@ -72,7 +72,7 @@ class NetworkAgent:
         self.testtime = None if testtime is None else TestTimeLayer(testtime, self._values)
         self.on_decision = None
         self._gen = torch.Generator().manual_seed(0)
-        self.search = None if search is None else Search(self._net_fn, search)
+        self.search = None if search is None else Search(self._logits, self._values, search)
         self._rng = np.random.default_rng(0)
         self._variant: Variant | None = None
         self._player = 0
@@ -94,10 +94,9 @@ class NetworkAgent:
         return np.concatenate([self.net.value(_padded(chunk)).numpy()[:len(chunk)] for chunk in chunks])
 
     @torch.inference_mode()
-    def _net_fn(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``(logits float32[N, 100], value float32[N])`` on ``obs: float32[N, 82, 10, 10]`` (the search's rollouts)."""
-        logits, value = self.net(_padded(obs))
-        return logits.numpy()[:len(obs)], value.numpy()[:len(obs)]
+    def _logits(self, obs: np.ndarray) -> np.ndarray:
+        """``float32[N, 100]``: the policy heads on ``obs: float32[N, 82, 10, 10]`` (the search's rollouts)."""
+        return self.net.logits(_padded(obs)).numpy()[:len(obs)]
 
     @torch.inference_mode()
     def _choose(self, obs: np.ndarray, mask: np.ndarray, step: str = "deploy", view: PlayerView | None = None,

@@ -40,9 +40,10 @@ from ..infostate.observe import move_rows
 from ..infostate.setup_stats import deployment_weights
 from ..infostate.view import PlayerView
 from .memory import MemoryHeuristic
+from .value_bounds import ValueFn
 
-#: ``obs float32[N, 82, 10, 10] -> (logits float32[N, 100], value float32[N])``: the network.
-NetFn = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
+#: ``obs float32[N, 82, 10, 10] -> logits float32[N, 100]``: the network's policy heads (the rollouts).
+LogitsFn = Callable[[np.ndarray], np.ndarray]
 
 #: ``(view, rng) -> int8[100]``: a type for every opponent piece (``sample_hidden``'s contract).
 Belief = Callable[[PlayerView, np.random.Generator], np.ndarray]
@@ -153,16 +154,19 @@ class Search:
     """The search of one player over a game: its belief, its rollout batch and its time budget.
 
     Args:
-        net: the network (``NetFn``), called on batches of rollout positions.
+        logits_fn: the policy heads (``LogitsFn``), called on batches of rollout positions.
+        value_fn: the value head (``value_bounds.ValueFn``), called on the unfinished leaves with
+            ``leaf="value"``.
         config: the settings.
         belief: the sampler of hidden states; ``None``: ``sample_hidden`` with the human setup
             statistics of the variant and the memory heuristic's eliminations.
         clock: seconds, for the budget (default ``time.perf_counter``; tests pass a fake).
     """
 
-    def __init__(self, net: NetFn, config: SearchConfig | None = None, belief: Belief | None = None,
-                 clock: Callable[[], float] = time.perf_counter):
-        self.net, self.config, self.clock = net, config or SearchConfig(), clock
+    def __init__(self, logits_fn: LogitsFn, value_fn: ValueFn, config: SearchConfig | None = None,
+                 belief: Belief | None = None, clock: Callable[[], float] = time.perf_counter):
+        self.logits_fn, self.value_fn = logits_fn, value_fn
+        self.config, self.clock = config or SearchConfig(), clock
         self._belief = belief
         self._memory = MemoryHeuristic()
         self._env: VectorEnv | None = None
@@ -247,7 +251,7 @@ class Search:
             if not live.any():
                 break
             actions = np.zeros(k * m, dtype=np.int64)
-            logits, _ = self.net(env.obs[live])
+            logits = self.logits_fn(env.obs[live])
             actions[live] = _sample(logits, env.mask[live], rng, cfg.rollout_threshold)
             self._step(env, actions, result, me)
         live = np.isnan(result)
@@ -257,7 +261,7 @@ class Search:
             gained = np.tanh(lead - root[live]) if cfg.leaf == "gain" else np.tanh(lead)
             result[live] = gained - near * np.tanh(lead)
         elif live.any():
-            _, value = self.net(env.obs[live])
+            value = self.value_fn(env.obs[live])
             result[live] = np.where(env.player[live] == me, value, -value)
         return result.reshape(k, m).sum(axis=0)
 
