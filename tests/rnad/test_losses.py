@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from deepnash.rnad.config import AdamConfig
-from deepnash.rnad.losses import (critic_loss, legal_log_softmax, neurd_advantage, neurd_loss,
+from deepnash.rnad.losses import (critic_loss, legal_log_softmax, neurd_advantage, neurd_loss, outside_band_mass,
                                   regularised_log_ratio, step_weights)
 from deepnash.rnad.optim import ClippedAdam
 
@@ -54,6 +54,21 @@ def test_neurd_loss_band(beta, loss_value, grad):
     assert float(loss.detach()) == pytest.approx(loss_value)
     loss.backward()
     torch.testing.assert_close(logits.grad[0, 0], torch.tensor(grad))
+
+
+def test_outside_band_mass_weighs_each_players_steps_and_ignores_illegal_actions():
+    # Step 0 (player 0): z = [3, 0, -3] (the illegal 9 is not in the mean): actions 0 and 2 lie outside beta 2.
+    # Step 1 (player 1): z = [1, -1]: inside. Step 2 is padding (weight 0) with a huge logit.
+    logits = torch.tensor([[[3.0, 0.0, -3.0, 9.0]], [[1.0, -1.0, 0.0, 0.0]], [[50.0, 0.0, 0.0, 0.0]]])
+    legal = torch.tensor([[[True, True, True, False]], [[True, True, False, False]], [[True, True, False, False]]])
+    weights = step_weights([torch.tensor([[True], [False], [False]]), torch.tensor([[False], [True], [False]])])
+    pi, _ = legal_log_softmax(logits, legal)
+    e = math.exp(3.0)
+    expect = ((e + 1 / e) / (e + 1 + 1 / e) + 0.0) / 2
+    assert outside_band_mass(pi, logits, legal, weights, 2.0) == pytest.approx(expect)
+    assert outside_band_mass(pi, logits, legal, weights, 3.0) == pytest.approx(expect)  # |z| = beta counts
+    assert outside_band_mass(pi, logits, legal, weights, 3.5) == 0.0
+    assert outside_band_mass(pi, logits, legal, weights, 0.5) == pytest.approx((expect * 2 + 1) / 2)  # all of step 1
 
 
 def test_clipped_adam_first_step_and_clip():

@@ -225,13 +225,14 @@ def test_train_init_starts_every_network_from_the_human_prior(pretrained, tmp_pa
     prior = load_checkpoint(out).groups["online"]
     run = tmp_path / "rl"
     r = CliRunner().invoke(app, ["train", "--variant", "classic", "--init", str(out), "--hold-reg", "3", "--steps", "2",
-                                 "--lr", "0.0005",
+                                 "--lr", "0.0005", "--neurd-beta", "6",
                                  "--out", str(run), "--eval-games", "0", "--envs", "4", "--batch-games", "2",
                                  "--max-steps", "60", "--json", "--no-progress"])
     assert r.exit_code == 0, r.output
     ck = load_checkpoint(run)
     assert ck.meta["config"]["init"] == str(out) and ck.meta["config"]["rnad"]["hold_reg_iterations"] == 3
     assert ck.meta["config"]["rnad"]["adam"]["learning_rate"] == 0.0005
+    assert ck.meta["config"]["rnad"]["neurd"]["beta"] == 6.0
     for name in ("reg", "reg_prev"):
         assert all(torch.equal(ck.groups[name][k], prior[k]) for k in prior)
     assert not all(torch.equal(ck.groups["online"][k], prior[k]) for k in prior)
@@ -241,6 +242,9 @@ def test_train_init_starts_every_network_from_the_human_prior(pretrained, tmp_pa
     other = CliRunner().invoke(app, ["train", "--variant", "barrage", "--init", str(out), "--steps", "1",
                                      "--out", str(tmp_path / "y"), "--eval-games", "0"])
     assert other.exit_code == 2 and "trained on classic" in other.output
+    no_band = CliRunner().invoke(app, ["train", "--variant", "classic", "--init", str(out), "--neurd-beta", "0",
+                                       "--steps", "1", "--out", str(tmp_path / "z"), "--eval-games", "0"])
+    assert no_band.exit_code == 2 and "beta" in no_band.output and not (tmp_path / "z").exists()
 
 
 def test_train_value_only_evaluates_the_prior_policy(pretrained, tmp_path):

@@ -23,7 +23,8 @@ import torch
 from torch import nn
 
 from .config import RNaDConfig
-from .losses import critic_loss, legal_log_softmax, neurd_advantage, neurd_loss, regularised_log_ratio, step_weights
+from .losses import (critic_loss, legal_log_softmax, neurd_advantage, neurd_loss, outside_band_mass,
+                     regularised_log_ratio, step_weights)
 from .optim import ClippedAdam
 from .projection import project
 from .schedule import SchedulePoint, schedule_point
@@ -126,8 +127,8 @@ class RNaDLearner:
 
         Returns:
             metrics: ``loss_critic``, ``loss_policy``, ``alpha``, ``iteration``,
-            ``learner_step``, ``finetune`` (1.0 when the projection was applied)
-            and ``valid_steps``.
+            ``learner_step``, ``finetune`` (1.0 when the projection was applied),
+            ``valid_steps`` and ``outside_band`` (:func:`outside_band_mass` of the online policy).
         """
         cfg = self.config
         traj = trajectory.to(self.device)
@@ -156,6 +157,7 @@ class RNaDLearner:
             v_target = targets[0].v_target + targets[1].v_target
             advantage = neurd_advantage(targets[0].q_target + targets[1].q_target, pi, cfg.neurd.clip)
             weights = step_weights([t.own for t in targets])
+            band = outside_band_mass(pi, logits, traj.legal, weights, cfg.neurd.beta)
         loss_v = loss_pi = 0.0
         for c in reversed(chunks):
             logits_c, value_c = last if c == chunks[-1] else evaluate(self.theta, traj.observation[c], traj.valid[c])
@@ -167,7 +169,7 @@ class RNaDLearner:
         valid_steps = int(traj.valid.sum())
         return {"loss_critic": loss_v, "loss_policy": loss_pi, "alpha": point.alpha,
                 "iteration": float(point.iteration), "learner_step": float(self.learner_step),
-                "finetune": float(finetune), "valid_steps": float(valid_steps)}
+                "finetune": float(finetune), "valid_steps": float(valid_steps), "outside_band": band}
 
     @torch.no_grad()
     def apply_update(self) -> dict[str, float]:

@@ -95,8 +95,37 @@ def neurd_loss(logits: torch.Tensor, legal: torch.Tensor, advantage: torch.Tenso
         beta: half-width of the band.
     """
     legal_f = legal.to(logits.dtype)
-    n_legal = legal_f.sum(-1, keepdim=True).clamp_min(1)
-    z = logits - (logits * legal_f).sum(-1, keepdim=True) / n_legal
+    z = _centred(logits, legal_f)
     adv = advantage.detach()
     force = torch.where(adv > 0, adv * (z.detach() < beta), adv * (z.detach() > -beta))
     return -(weights * (legal_f * z * force).sum(-1)).sum()
+
+
+def outside_band_mass(policy: torch.Tensor, logits: torch.Tensor, legal: torch.Tensor, weights: torch.Tensor,
+                      beta: float) -> float:
+    """The policy's probability on legal actions whose centred logit ``|z(a)| >= beta``, averaged over steps.
+
+    NeuRD only pushes such a logit back towards the band (:func:`neurd_loss`), so
+    this mass can only shrink under training: a measure of how much sharper than
+    the band allows a policy is, e.g. a behaviour-cloned prior given to ``--init``.
+
+    Args:
+        policy: ``[T, B, A]`` from :func:`legal_log_softmax`.
+        logits: ``[T, B, A]``.
+        legal: ``[T, B, A]`` bool.
+        weights: ``[T, B]`` from :func:`step_weights` (each player's steps weigh 1 in all).
+        beta: half-width of the band.
+
+    Returns:
+        the mean over both players of their steps' mean, in ``[0, 1]``.
+    """
+    legal_f = legal.to(logits.dtype)
+    outside = (_centred(logits, legal_f).abs() >= beta) & legal
+    per_step = (policy * outside).sum(-1)
+    return float((weights * per_step).sum() / weights.sum().clamp_min(1e-12))
+
+
+def _centred(logits: torch.Tensor, legal_f: torch.Tensor) -> torch.Tensor:
+    """``z(a) = l(a) - mean_legal l``, ``[..., A]``."""
+    n_legal = legal_f.sum(-1, keepdim=True).clamp_min(1)
+    return logits - (logits * legal_f).sum(-1, keepdim=True) / n_legal
