@@ -262,8 +262,8 @@ def train(
     value_only: bool = typer.Option(False, help="with --init: keep its policy and train a fresh value head "
                                                 "alone on the policy's own self-play games"),
     lr: float = typer.Option(None, help="Adam learning rate (default: the preset's; 2e-3 for tiny and small)"),
-    neurd_beta: float = typer.Option(None, help="half-width of NeuRD's band on legal-mean-centred logits (default "
-                                                "2, the paper's; a sharp --init prior needs a wider band, e.g. 6)"),
+    neurd_beta: float = typer.Option(None, help="half-width of NeuRD's band on legal-mean-centred logits (default: "
+                                                "2, the paper's; 6 with --init, whose prior is sharper)"),
     device: str = typer.Option("cpu", help="cpu, cuda, cuda:1 ... (torchrun: each rank takes cuda:LOCAL_RANK)"),
     actors: int = typer.Option(None, help="actor processes (0: self-play in the learner's process)"),
     envs: int = typer.Option(None, help="games each actor plays at once (default: the preset's)"),

@@ -20,6 +20,7 @@ from deepnash.infostate.observe import observe_view
 from deepnash.nn import DeepNashNet, get_preset
 from deepnash.nn.checkpoint import load_checkpoint
 from deepnash.train.human import DEPLOY, DISPLACE, SELECT, HumanDecisions, load_games, split_games
+from deepnash.train.config import PRIOR_NEURD_BETA
 from deepnash.train.pretrain import PretrainConfig, imitation_metrics, mirror_batch, pretrain
 
 torch.set_num_threads(1)
@@ -225,14 +226,14 @@ def test_train_init_starts_every_network_from_the_human_prior(pretrained, tmp_pa
     prior = load_checkpoint(out).groups["online"]
     run = tmp_path / "rl"
     r = CliRunner().invoke(app, ["train", "--variant", "classic", "--init", str(out), "--hold-reg", "3", "--steps", "2",
-                                 "--lr", "0.0005", "--neurd-beta", "6",
+                                 "--lr", "0.0005",
                                  "--out", str(run), "--eval-games", "0", "--envs", "4", "--batch-games", "2",
                                  "--max-steps", "60", "--json", "--no-progress"])
     assert r.exit_code == 0, r.output
     ck = load_checkpoint(run)
     assert ck.meta["config"]["init"] == str(out) and ck.meta["config"]["rnad"]["hold_reg_iterations"] == 3
     assert ck.meta["config"]["rnad"]["adam"]["learning_rate"] == 0.0005
-    assert ck.meta["config"]["rnad"]["neurd"]["beta"] == 6.0
+    assert ck.meta["config"]["rnad"]["neurd"]["beta"] == PRIOR_NEURD_BETA  # a prior's default band
     for name in ("reg", "reg_prev"):
         assert all(torch.equal(ck.groups[name][k], prior[k]) for k in prior)
     assert not all(torch.equal(ck.groups["online"][k], prior[k]) for k in prior)
@@ -242,6 +243,11 @@ def test_train_init_starts_every_network_from_the_human_prior(pretrained, tmp_pa
     other = CliRunner().invoke(app, ["train", "--variant", "barrage", "--init", str(out), "--steps", "1",
                                      "--out", str(tmp_path / "y"), "--eval-games", "0"])
     assert other.exit_code == 2 and "trained on classic" in other.output
+    band = CliRunner().invoke(app, ["train", "--variant", "classic", "--init", str(out), "--neurd-beta", "3",
+                                    "--steps", "1", "--out", str(tmp_path / "b"), "--eval-games", "0",
+                                    "--envs", "4", "--batch-games", "2", "--max-steps", "60", "--no-progress"])
+    assert band.exit_code == 0, band.output
+    assert load_checkpoint(tmp_path / "b").meta["config"]["rnad"]["neurd"]["beta"] == 3.0
     no_band = CliRunner().invoke(app, ["train", "--variant", "classic", "--init", str(out), "--neurd-beta", "0",
                                        "--steps", "1", "--out", str(tmp_path / "z"), "--eval-games", "0"])
     assert no_band.exit_code == 2 and "beta" in no_band.output and not (tmp_path / "z").exists()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 
 from deepnash.nn.checkpoint import load_checkpoint
-from deepnash.train.config import train_preset
+from deepnash.train.config import PRIOR_NEURD_BETA, train_preset
 
 DEEPNASH = [str(Path(sys.executable).with_name("deepnash"))]
 #: A very small run: 2 games per update, each cut after 40 agent steps (16 deployment + 24 play steps).
@@ -108,3 +108,10 @@ def test_eval_options_set_the_periodic_and_final_matches(tmp_path):
     assert load_checkpoint(out / "best").meta["evaluation"]["win_rate"] == summary["best_win_rate"]
     config = load_checkpoint(out).meta["config"]
     assert config["eval_games"] == 5 and config["eval_minutes"] == 0
+
+
+def test_a_run_from_a_prior_gets_the_wider_neurd_band_unless_its_rnad_config_is_given():
+    assert train_preset("tiny").rnad.neurd.beta == 2.0  # from scratch: the paper's band
+    assert train_preset("tiny", init="runs/bc").rnad.neurd.beta == PRIOR_NEURD_BETA > 2.0
+    own = train_preset("tiny").rnad
+    assert train_preset("tiny", init="runs/bc", rnad=own).rnad.neurd.beta == 2.0
