@@ -95,7 +95,7 @@ def neurd_loss(logits: torch.Tensor, legal: torch.Tensor, advantage: torch.Tenso
         beta: half-width of the band.
     """
     legal_f = legal.to(logits.dtype)
-    z = _centred(logits, legal_f)
+    z = centred_logits(logits, legal)
     adv = advantage.detach()
     force = torch.where(adv > 0, adv * (z.detach() < beta), adv * (z.detach() > -beta))
     return -(weights * (legal_f * z * force).sum(-1)).sum()
@@ -119,13 +119,13 @@ def outside_band_mass(policy: torch.Tensor, logits: torch.Tensor, legal: torch.T
     Returns:
         the mean over both players of their steps' mean, in ``[0, 1]``.
     """
-    legal_f = legal.to(logits.dtype)
-    outside = (_centred(logits, legal_f).abs() >= beta) & legal
+    outside = (centred_logits(logits, legal).abs() >= beta) & legal
     per_step = (policy * outside).sum(-1)
     return float((weights * per_step).sum() / weights.sum().clamp_min(1e-12))
 
 
-def _centred(logits: torch.Tensor, legal_f: torch.Tensor) -> torch.Tensor:
-    """``z(a) = l(a) - mean_legal l``, ``[..., A]``."""
+def centred_logits(logits: torch.Tensor, legal: torch.Tensor) -> torch.Tensor:
+    """``z(a) = l(a) - mean_legal l``, the logits NeuRD's band applies to; ``[..., A]`` float and bool."""
+    legal_f = legal.to(logits.dtype)
     n_legal = legal_f.sum(-1, keepdim=True).clamp_min(1)
     return logits - (logits * legal_f).sum(-1, keepdim=True) / n_legal
