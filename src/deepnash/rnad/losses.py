@@ -105,9 +105,10 @@ def outside_band_mass(policy: torch.Tensor, logits: torch.Tensor, legal: torch.T
                       beta: float) -> float:
     """The policy's probability on legal actions whose centred logit ``|z(a)| >= beta``, averaged over steps.
 
-    NeuRD only pushes such a logit back towards the band (:func:`neurd_loss`), so
-    this mass can only shrink under training: a measure of how much sharper than
-    the band allows a policy is, e.g. a behaviour-cloned prior given to ``--init``.
+    NeuRD's own force on such a logit only pulls it back towards the band
+    (:func:`neurd_loss`), so training flattens a policy with much mass there: a
+    measure of how much sharper than the band a policy is, e.g. a behaviour-cloned
+    prior given to ``train --init`` (``docs/rnad.md`` §4.3).
 
     Args:
         policy: ``[T, B, A]`` from :func:`legal_log_softmax`.
