@@ -111,14 +111,16 @@ def outside_band_mass(policy: torch.Tensor, logits: torch.Tensor, legal: torch.T
     prior given to ``train --init`` (``docs/rnad.md`` §4.3).
 
     Args:
-        policy: ``[T, B, A]`` from :func:`legal_log_softmax`.
-        logits: ``[T, B, A]``.
-        legal: ``[T, B, A]`` bool.
-        weights: ``[T, B]`` from :func:`step_weights` (each player's steps weigh 1 in all).
+        policy: ``[..., A]`` from :func:`legal_log_softmax` (the learner's ``[T, B, A]``).
+        logits: ``[..., A]``.
+        legal: ``[..., A]`` bool.
+        weights: ``[...]``: the learner's from :func:`step_weights` (each player's steps weigh 1 in
+            all), or ones for a plain mean over decisions.
         beta: half-width of the band.
 
     Returns:
-        the mean over both players of their steps' mean, in ``[0, 1]``.
+        the ``weights``-weighted mean over steps (with :func:`step_weights`, the mean over both
+        players of their steps' mean), in ``[0, 1]``.
     """
     outside = (centred_logits(logits, legal).abs() >= beta) & legal
     per_step = (policy * outside).sum(-1)
