@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 
 import pytest
 import torch
@@ -41,11 +42,14 @@ def test_best_is_the_top_evaluation_and_replays_it(run):
     assert replay == {k: best[k] for k in replay}
 
 
-def _fake_match(rates):
-    """A stand-in for ``versus_random`` that gives the online and the target network the rates in turn."""
+def _fake_match(rates, opponents=None):
+    """A stand-in for ``network_versus`` that gives the online and the target network the rates in turn
+    (and notes each opponent it was asked to play in ``opponents``)."""
     calls = iter(rates)
 
-    def match(net, variant, games, seed=0):
+    def match(net, opponent, variant, games, seed=0):
+        if opponents is not None:
+            opponents.append(opponent)
         wins = round(next(calls) * games)
         return {"games": games, "wins": wins, "draws": 0, "losses": games - wins, "win_rate": wins / games,
                 "endings": {}}
@@ -58,11 +62,11 @@ def test_resume_keeps_the_best_unless_beaten(run, tmp_path, monkeypatch):
     before = _best(out)
     files = {p: p.read_bytes() for p in (out / "best").rglob("*") if p.is_file()}
     worse = before["win_rate"] - 0.5
-    monkeypatch.setattr("deepnash.train.loop.versus_random", _fake_match([worse, worse]))
+    monkeypatch.setattr("deepnash.train.loop.network_versus", _fake_match([worse, worse]))
     assert train(CFG, out, steps=2, resume=True, progress=False)["best_win_rate"] == before["win_rate"]
     assert files == {p: p.read_bytes() for p in (out / "best").rglob("*") if p.is_file()}
 
-    monkeypatch.setattr("deepnash.train.loop.versus_random", _fake_match([worse, 1.0]))  # the target network wins
+    monkeypatch.setattr("deepnash.train.loop.network_versus", _fake_match([worse, 1.0]))  # the target network wins
     assert train(CFG, out, steps=3, resume=True, progress=False)["best_win_rate"] == 1.0
     after = _best(out)
     assert after["weights"] == "target" and after["win_rate"] == 1.0
@@ -70,6 +74,23 @@ def test_resume_keeps_the_best_unless_beaten(run, tmp_path, monkeypatch):
     target = load_checkpoint(out).groups["target"]  # the run's last checkpoint, written just before the evaluation
     assert load_checkpoint(out).meta["counters"]["learner_step"] == 3
     assert all(torch.equal(best_net[k], target[k]) for k in target)
+
+
+def test_a_resume_against_another_opponent_starts_its_best_afresh(run, tmp_path, monkeypatch):
+    """Rates against different bots do not compare: the first evaluation against the new opponent
+    replaces the best, however low, and the manifest names the opponent."""
+    out = tmp_path / "run"
+    shutil.copytree(run[0], out)
+    before = _best(out)
+    assert before["opponent"] == "random"
+    asked = []
+    monkeypatch.setattr("deepnash.train.loop.network_versus", _fake_match([0.0, 0.0], asked))
+    cfg = replace(CFG, eval_opponent="cautious")
+    assert train(cfg, out, steps=2, resume=True, progress=False)["best_win_rate"] == 0.0
+    after = _best(out)
+    assert asked == ["cautious", "cautious"]
+    assert after["opponent"] == "cautious" and after["win_rate"] == 0.0
+    assert load_checkpoint(out / "best").meta["counters"]["learner_step"] == 2
 
 
 def test_corrupt_best_refuses_the_resume_and_is_left_alone(run, tmp_path):

@@ -110,6 +110,20 @@ def test_eval_options_set_the_periodic_and_final_matches(tmp_path):
     assert config["eval_games"] == 5 and config["eval_minutes"] == 0
 
 
+def test_eval_opponent_plays_that_bot_and_a_bad_spec_fails_before_anything_is_written(tmp_path):
+    bad = run([*SMALL, "--steps", "1", "--eval-opponent", "nosuchbot", "--out", str(tmp_path / "bad")])
+    assert bad.returncode == 2 and "nosuchbot" in bad.stderr
+    assert not (tmp_path / "bad").exists()
+    out = tmp_path / "run"
+    i = SMALL.index("--eval-games")
+    args = SMALL[:i] + SMALL[i + 2:]
+    proc = run([*args, "--steps", "1", "--eval-games", "2", "--eval-opponent", "cautious", "--out", str(out)])
+    assert proc.returncode == 0, proc.stderr
+    assert "vs cautious (win-draw-loss)" in proc.stderr and "vs cautious:" in proc.stdout
+    assert load_checkpoint(out / "best").meta["evaluation"]["opponent"] == "cautious"
+    assert load_checkpoint(out).meta["config"]["eval_opponent"] == "cautious"
+
+
 def test_a_run_from_a_prior_gets_the_wider_neurd_band_unless_its_rnad_config_is_given():
     assert train_preset("tiny").rnad.neurd.beta == 2.0  # from scratch: the paper's band
     assert train_preset("tiny", init="runs/bc").rnad.neurd.beta == PRIOR_NEURD_BETA > 2.0

@@ -30,9 +30,13 @@ class TrainConfig:
         sync_every: learner updates between two publications of the weights to the actors.
         queue_games: bound of the queue of finished games between actors and learner.
         checkpoint_minutes: wall-clock minutes between checkpoints.
-        eval_minutes: wall-clock minutes between evaluation matches against the random bot.
-        eval_games: games per evaluation (half with each colour; batched, 200 take seconds on a CPU), played by
-            the online and the target network each; the best-evaluated network is kept in ``OUT/best``.
+        eval_minutes: wall-clock minutes between evaluation matches.
+        eval_games: games per evaluation (half with each colour), played by the online and the target
+            network each; the best-evaluated network is kept in ``OUT/best``.
+        eval_opponent: the agent spec the evaluations play: ``random`` (batched: 200 games take seconds
+            on a CPU) or any bot, e.g. ``cautious`` (game by game: about 2 minutes for 200 Classic games on
+            one core), which punishes careless play that the random bot does not
+            (``train.evaluate.network_versus``).
         seed: seeds the networks, the environments and the sampling.
         init: a checkpoint whose network (``online``) starts all four learner networks (online, target
             and both regularisation networks), e.g. a behaviour-cloned one from ``deepnash pretrain``;
@@ -57,6 +61,7 @@ class TrainConfig:
     checkpoint_minutes: float = 2.0
     eval_minutes: float = 10.0
     eval_games: int = 200
+    eval_opponent: str = "random"
     seed: int = 0
     init: str = ""
     value_only: bool = False

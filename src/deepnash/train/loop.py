@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 import signal
 import time
 from collections import Counter
@@ -20,6 +21,7 @@ import numpy as np
 import torch
 
 from .. import __version__
+from ..agents import make_agent
 from ..nn import DeepNashNet
 from ..nn.checkpoint import (CheckpointError, join_tensors, load_checkpoint, save_agent, save_checkpoint, starting_weights,
                          split_tensors)
@@ -27,7 +29,7 @@ from ..rnad import RNaDLearner
 from . import distributed
 from .batch import to_trajectory
 from .config import TrainConfig
-from .evaluate import versus_random
+from .evaluate import network_versus
 from .logs import RunLog
 from .pool import ActorPool, LocalGames
 
@@ -66,39 +68,49 @@ def _save(out: Path, learner: RNaDLearner, cfg: TrainConfig, counters: Counters,
     return save_checkpoint(out, counters.learner_step, groups, meta)
 
 
-def _best_win_rate(out: Path) -> float:
-    """The win rate of the run's best-evaluated network so far (-1 before any evaluation).
+def _best_win_rate(out: Path, opponent: str) -> float:
+    """The win rate against ``opponent`` of the run's best-evaluated network so far (-1 before any
+    evaluation against it: a run resumed with another ``eval_opponent`` starts its best afresh).
 
     Raises:
         CheckpointError: ``out/best`` exists but is corrupt (it is left as it is).
     """
     if not (out / BEST).exists():
         return -1.0
-    return float(load_checkpoint(out / BEST).meta["evaluation"]["win_rate"])
+    evaluation = load_checkpoint(out / BEST).meta["evaluation"]
+    if evaluation.get("opponent", "random") != opponent:
+        return -1.0
+    return float(evaluation["win_rate"])
+
+
+def _tag(opponent: str) -> str:
+    """``opponent`` as a TensorBoard tag part (``mcts:sims=50`` -> ``mcts_sims_50``)."""
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", opponent)
 
 
 def _evaluate(learner: RNaDLearner, cfg: TrainConfig, counters: Counters, world: int, seed: int,
               out: Path, best: float, runlog: RunLog) -> tuple[dict[str, dict], float]:
-    """Play the online and the target network against the random bot (same games); keep the best one.
+    """Play the online and the target network against ``cfg.eval_opponent`` (same games); keep the best one.
 
     A network that beats every earlier evaluation of the run is written to ``out/best`` as a
-    compact agent checkpoint (``checkpoint:OUT/best``), its evaluation in the manifest.
+    compact agent checkpoint (``checkpoint:OUT/best``), its evaluation (with its opponent) in the manifest.
 
     Returns:
         ``({"online": result, "target": result}, best win rate so far)``.
     """
     nets = {"online": learner.theta, "target": learner.theta_target}
-    results = {w: versus_random(net, cfg.variant, cfg.eval_games, seed=seed) for w, net in nets.items()}
+    opponent = cfg.eval_opponent
+    results = {w: network_versus(net, opponent, cfg.variant, cfg.eval_games, seed=seed) for w, net in nets.items()}
     step = counters.learner_step
-    runlog.scalars(step, {"eval/win_rate_vs_random": results["online"]["win_rate"],
-                          "eval/target_win_rate_vs_random": results["target"]["win_rate"]})
-    runlog.message(f"step {step}: vs random (win-draw-loss) " + ", ".join(
+    runlog.scalars(step, {f"eval/win_rate_vs_{_tag(opponent)}": results["online"]["win_rate"],
+                          f"eval/target_win_rate_vs_{_tag(opponent)}": results["target"]["win_rate"]})
+    runlog.message(f"step {step}: vs {opponent} (win-draw-loss) " + ", ".join(
         f"{w} {r['wins']}-{r['draws']}-{r['losses']}" for w, r in results.items()))
     weights = max(results, key=lambda w: results[w]["win_rate"])
     if results[weights]["win_rate"] > best:
         best = results[weights]["win_rate"]
         meta = {**_meta(learner, cfg, counters, world),
-                "evaluation": {"weights": weights, "seed": seed, **results[weights]}}
+                "evaluation": {"weights": weights, "seed": seed, "opponent": opponent, **results[weights]}}
         save_agent(out / BEST, step, nets[weights].state_dict(), meta)
         runlog.message(f"step {step}: new best, the {weights} network ({best:.1%}) in {out / BEST}")
     return results, best
@@ -182,17 +194,20 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
         A summary: counters, last losses, ``params_sha256`` (digest of the online network's
         parameters: equal on every rank of a data-parallel run) and, unless ``cfg.eval_games`` is 0,
         the final evaluation (``eval`` and ``eval_target``: ``cfg.eval_games`` games of
-        ``versus_random`` by the online and the target network) and ``best_win_rate``, the rate of
-        the run's best-evaluated network, kept in ``out/best``.
+        ``network_versus`` against ``eval_opponent`` by the online and the target network) and
+        ``best_win_rate``, the rate of the run's best-evaluated network, kept in ``out/best``.
 
     Raises:
         CheckpointError: ``resume`` and the checkpoint (or ``out/best``) is missing or corrupt (nothing is
             written then).
         FileExistsError: a fresh run into a directory that already holds checkpoints.
         ValueError: neither ``steps`` nor ``minutes`` given.
+        AgentSpecError: ``cfg.eval_opponent`` is not an agent spec (before anything is written).
     """
     if steps is None and minutes is None:
         raise ValueError("give steps or minutes (or both) to bound the run")
+    if cfg.eval_opponent != "random":
+        make_agent(cfg.eval_opponent)  # a bad spec fails now, not at the first evaluation
     out = Path(out)
     dev = torch.device(device)
     rank = distributed.init(dev)
@@ -207,7 +222,7 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
     if cfg.value_only:
         learner.theta.train_value_only()
     counters = _restore(out, learner) if resume else Counters()
-    best = _best_win_rate(out) if resume else -1.0
+    best = _best_win_rate(out, cfg.eval_opponent) if resume else -1.0
     distributed.broadcast_modules(list(learner.networks().values()), rank.world)
     seed = cfg.seed + 1_000_003 * counters.learner_step + 7 * rank.rank
     source = (ActorPool(learner.theta, cfg, seed) if cfg.actors else LocalGames(learner.theta, cfg, seed, dev))
@@ -277,6 +292,7 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
                **vars(counters), "loss_critic": metrics.get("loss_critic"), "loss_policy": metrics.get("loss_policy"),
                "params_sha256": digest.hexdigest()}
     if final_eval:
-        summary.update(eval=final_eval["online"], eval_target=final_eval["target"], best_win_rate=best)
+        summary.update(eval=final_eval["online"], eval_target=final_eval["target"], eval_opponent=cfg.eval_opponent,
+                       best_win_rate=best)
     distributed.shutdown()
     return summary
