@@ -194,8 +194,9 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
         A summary: counters, last losses, ``params_sha256`` (digest of the online network's
         parameters: equal on every rank of a data-parallel run) and, unless ``cfg.eval_games`` is 0,
         the final evaluation (``eval`` and ``eval_target``: ``cfg.eval_games`` games of
-        ``network_versus`` against ``eval_opponent`` by the online and the target network) and
-        ``best_win_rate``, the rate of the run's best-evaluated network, kept in ``out/best``.
+        ``network_versus`` against ``cfg.eval_opponent``, named under ``eval_opponent``, by the online
+        and the target network) and ``best_win_rate``, the rate of the run's best-evaluated network,
+        kept in ``out/best``.
 
     Raises:
         CheckpointError: ``resume`` and the checkpoint (or ``out/best``) is missing or corrupt (nothing is
