@@ -264,6 +264,8 @@ def train(
     lr: float = typer.Option(None, help="Adam learning rate (default: the preset's; 2e-3 for tiny and small)"),
     neurd_beta: float = typer.Option(None, help="half-width of NeuRD's band on legal-mean-centred logits (default: "
                                                 "2, the paper's; 6 with --init, whose prior is sharper)"),
+    eta: float = typer.Option(None, help="strength of R-NaD's reward transform towards the regularisation policy "
+                                         "(default: the preset's; 0.05 for tiny and small, the paper's 0.2 for paper)"),
     device: str = typer.Option("cpu", help="cpu, cuda, cuda:1 ... (torchrun: each rank takes cuda:LOCAL_RANK)"),
     actors: int = typer.Option(None, help="actor processes (0: self-play in the learner's process)"),
     envs: int = typer.Option(None, help="games each actor plays at once (default: the preset's)"),
@@ -307,6 +309,8 @@ def train(
             cfg = replace(cfg, rnad=replace(cfg.rnad, adam=replace(cfg.rnad.adam, learning_rate=lr)))
         if neurd_beta is not None:
             cfg = replace(cfg, rnad=replace(cfg.rnad, neurd=replace(cfg.rnad.neurd, beta=neurd_beta)))
+        if eta is not None:
+            cfg = replace(cfg, rnad=replace(cfg.rnad, eta=eta))
         cfg = replace(cfg, **_given(actors=actors, checkpoint_minutes=checkpoint_minutes, envs=envs,
                                     batch_games=batch_games, max_steps=max_steps, eval_games=eval_games,
                                     eval_minutes=eval_minutes, eval_opponent=eval_opponent))

@@ -20,7 +20,7 @@ from deepnash.infostate.observe import observe_view
 from deepnash.nn import DeepNashNet, get_preset
 from deepnash.nn.checkpoint import load_checkpoint
 from deepnash.train.human import DEPLOY, DISPLACE, SELECT, HumanDecisions, load_games, split_games
-from deepnash.train.config import PRIOR_NEURD_BETA
+from deepnash.train.config import PRIOR_NEURD_BETA, train_preset
 from deepnash.train.pretrain import PretrainConfig, imitation_metrics, mirror_batch, pretrain
 
 torch.set_num_threads(1)
@@ -244,13 +244,17 @@ def test_train_init_starts_every_network_from_the_human_prior(pretrained, tmp_pa
                                      "--out", str(tmp_path / "y"), "--eval-games", "0"])
     assert other.exit_code == 2 and "trained on classic" in other.output
     band = CliRunner().invoke(app, ["train", "--variant", "classic", "--init", str(out), "--neurd-beta", "3",
-                                    "--steps", "1", "--out", str(tmp_path / "b"), "--eval-games", "0",
+                                    "--eta", "0.2", "--steps", "1", "--out", str(tmp_path / "b"), "--eval-games", "0",
                                     "--envs", "4", "--batch-games", "2", "--max-steps", "60", "--no-progress"])
     assert band.exit_code == 0, band.output
-    assert load_checkpoint(tmp_path / "b").meta["config"]["rnad"]["neurd"]["beta"] == 3.0
+    stored = load_checkpoint(tmp_path / "b").meta["config"]["rnad"]
+    assert stored["neurd"]["beta"] == 3.0 and stored["eta"] == 0.2 != train_preset("tiny").rnad.eta
     no_band = CliRunner().invoke(app, ["train", "--variant", "classic", "--init", str(out), "--neurd-beta", "0",
                                        "--steps", "1", "--out", str(tmp_path / "z"), "--eval-games", "0"])
     assert no_band.exit_code == 2 and "beta" in no_band.output and not (tmp_path / "z").exists()
+    no_eta = CliRunner().invoke(app, ["train", "--variant", "classic", "--init", str(out), "--eta", "0",
+                                      "--steps", "1", "--out", str(tmp_path / "e"), "--eval-games", "0"])
+    assert no_eta.exit_code == 2 and "eta" in no_eta.output and not (tmp_path / "e").exists()
 
 
 def test_train_value_only_evaluates_the_prior_policy(pretrained, tmp_path):
