@@ -232,6 +232,7 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
     old = signal.signal(signal.SIGTERM, lambda *_: stop_requested.append(True))
     start = time.monotonic()
     last_ckpt = last_eval = start
+    waited = 0.0  # seconds this invocation's learner spent waiting for (or, without actors, playing) games
     env_steps0 = env_steps_seen = source.env_steps
     step0 = counters.learner_step  # updates of earlier invocations do not count towards this one's rate
     metrics: dict[str, float] = {}
@@ -243,7 +244,9 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
                    (minutes is not None and elapsed >= 60 * minutes) or bool(stop_requested)
             if distributed.any_rank(done, rank.world, dev):
                 break
+            asked = time.monotonic()
             games = source.get(cfg.batch_games)
+            waited += time.monotonic() - asked
             metrics = learner.accumulate_gradients(to_trajectory(games), cfg.chunk)
             distributed.average_gradients(learner.theta, rank.world)
             metrics.update(learner.apply_update())
@@ -263,7 +266,8 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
                        "charts/game_moves": float(np.mean([g.moves for g in games])),
                        "charts/game_steps": float(np.mean([g.steps for g in games])),
                        "charts/agent_steps_per_s": sps,
-                       "charts/updates_per_s": (counters.learner_step - step0) / max(now - start, 1e-9)}
+                       "charts/updates_per_s": (counters.learner_step - step0) / max(now - start, 1e-9),
+                       "charts/games_wait_share": waited / max(now - start, 1e-9)}
             scalars.update({f"endings/{k}": v / len(games) for k, v in endings.items()})
             runlog.scalars(counters.learner_step, scalars)
             runlog.progress(counters.learner_step, counters.games, sps * rank.world,
