@@ -283,7 +283,7 @@ def train(
     progress: bool = typer.Option(True, help="show the progress bar"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON summary"),
 ) -> None:
-    """Train DeepNash by R-NaD self-play, checkpointing as it goes, then play the evaluation bot (random)."""
+    """Train DeepNash by R-NaD self-play, checkpointing as it goes, then play the evaluation opponent (random)."""
     from dataclasses import replace
 
     import torch
