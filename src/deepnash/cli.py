@@ -279,6 +279,8 @@ def train(
     eval_opponent: str = typer.Option(None, help="agent spec the evaluations play (default random: batched, "
                                                  "seconds; cautious: game by game, ~2 minutes for 200 Classic "
                                                  "games, and it punishes play the random bot does not)"),
+    eval_setup: str = typer.Option(None, help="setups of the evaluated networks: own (their deployment head, the "
+                                              "default), human, walled (what shipped:classic plays), guarded, random"),
     threads: int = typer.Option(1, help="torch CPU threads of the learner"),
     progress: bool = typer.Option(True, help="show the progress bar"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON summary"),
@@ -313,7 +315,8 @@ def train(
             cfg = replace(cfg, rnad=replace(cfg.rnad, eta=eta))
         cfg = replace(cfg, **_given(actors=actors, checkpoint_minutes=checkpoint_minutes, envs=envs,
                                     batch_games=batch_games, max_steps=max_steps, eval_games=eval_games,
-                                    eval_minutes=eval_minutes, eval_opponent=eval_opponent))
+                                    eval_minutes=eval_minutes, eval_opponent=eval_opponent,
+                                    eval_setup=eval_setup))
         summary = run_training(cfg, run_dir, steps=steps, minutes=minutes, resume=bool(resume), device=device,
                                progress=progress and not as_json)
     except (CheckpointError, FileExistsError, ValueError) as e:

@@ -47,7 +47,7 @@ def _fake_match(rates, opponents=None):
     (and notes each opponent it was asked to play in ``opponents``)."""
     calls = iter(rates)
 
-    def match(net, opponent, variant, games, seed=0):
+    def match(net, opponent, variant, games, seed=0, setup="own"):
         if opponents is not None:
             opponents.append(opponent)
         wins = round(next(calls) * games)
@@ -76,9 +76,9 @@ def test_resume_keeps_the_best_unless_beaten(run, tmp_path, monkeypatch):
     assert all(torch.equal(best_net[k], target[k]) for k in target)
 
 
-def test_a_resume_against_another_opponent_starts_its_best_afresh(run, tmp_path, monkeypatch):
-    """Rates against different bots do not compare: the first evaluation against the new opponent
-    replaces the best, however low, and the manifest names the opponent."""
+def test_a_resume_against_another_opponent_or_setup_starts_its_best_afresh(run, tmp_path, monkeypatch):
+    """Rates against different bots, or from different setups, do not compare: the first evaluation
+    against the new opponent or setup source replaces the best, however low, and the manifest names both."""
     out = tmp_path / "run"
     shutil.copytree(run[0], out)
     before = _best(out)
@@ -91,6 +91,12 @@ def test_a_resume_against_another_opponent_starts_its_best_afresh(run, tmp_path,
     assert asked == ["cautious", "cautious"]
     assert after["opponent"] == "cautious" and after["win_rate"] == 0.0
     assert load_checkpoint(out / "best").meta["counters"]["learner_step"] == 2
+    monkeypatch.setattr("deepnash.train.loop.network_versus", _fake_match([0.0, 0.0]))
+    assert train(cfg, out, steps=3, resume=True, progress=False)["best_win_rate"] == 0.0
+    assert load_checkpoint(out / "best").meta["counters"]["learner_step"] == 2  # a tie is no new best
+    monkeypatch.setattr("deepnash.train.loop.network_versus", _fake_match([0.0, 0.0]))
+    assert train(replace(cfg, eval_setup="human"), out, steps=4, resume=True, progress=False)["best_win_rate"] == 0.0
+    assert _best(out)["setup"] == "human" and load_checkpoint(out / "best").meta["counters"]["learner_step"] == 4
 
 
 def test_corrupt_best_refuses_the_resume_and_is_left_alone(run, tmp_path):

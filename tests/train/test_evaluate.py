@@ -64,6 +64,22 @@ def test_network_versus_a_bot_plays_that_bot():
         network_versus(untrained, "nosuchbot", "barrage", 2)
 
 
+def test_network_versus_deploys_from_the_setup_source_given(monkeypatch):
+    """``setup`` reaches the ``NetworkAgent``; only (random, own) takes the batched path."""
+    played = []
+    monkeypatch.setattr("deepnash.train.evaluate.agent_versus",
+                        lambda agent, bot, variant, games, seed=0: played.append((agent.setup, bot.name)) or {})
+    monkeypatch.setattr("deepnash.train.evaluate.versus_random",
+                        lambda net, variant, games, seed=0: played.append(("batched",)) or {})
+    net = DeepNashNet(get_preset("tiny"))
+    network_versus(net, "random", "classic", 2)
+    network_versus(net, "random", "classic", 2, setup="walled")
+    network_versus(net, "cautious", "classic", 2, setup="human")
+    assert played == [("batched",), ("walled", "random"), ("human", "cautious")]
+    with pytest.raises(ValueError, match="setup='nosuch'"):
+        network_versus(net, "random", "classic", 2, setup="nosuch")
+
+
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "versus_random.py"
 
 

@@ -37,6 +37,8 @@ class TrainConfig:
             on a CPU) or any bot, e.g. ``cautious`` (game by game: about 2 minutes for 200 Classic games on
             one core), which punishes careless play that the random bot does not
             (``train.evaluate.network_versus``).
+        eval_setup: where the evaluated networks' setups come from: ``own`` (the deployment head) or
+            a drawn setup (``agents.base.SETUP_SOURCES``, e.g. ``walled``, what ``shipped:classic`` plays).
         seed: seeds the networks, the environments and the sampling.
         init: a checkpoint whose network (``online``) starts all four learner networks (online, target
             and both regularisation networks), e.g. a behaviour-cloned one from ``deepnash pretrain``;
@@ -62,6 +64,7 @@ class TrainConfig:
     eval_minutes: float = 10.0
     eval_games: int = 200
     eval_opponent: str = "random"
+    eval_setup: str = "own"
     seed: int = 0
     init: str = ""
     value_only: bool = False

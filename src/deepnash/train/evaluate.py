@@ -19,6 +19,7 @@ import torch
 from torch import nn
 
 from ..agents import Agent, make_agent, play_game
+from ..agents.base import check_setup_source
 from ..agents.network_agent import NetworkAgent
 from ..env import VectorEnv
 from ..game import Termination, get_variant
@@ -94,22 +95,28 @@ def agent_versus(agent: Agent, opponent: Agent, variant: str, games: int, seed: 
     return _score(tally, endings)
 
 
-def network_versus(net: nn.Module, opponent: str, variant: str, games: int, seed: int = 0) -> dict:
-    """Play ``games`` games of ``net``'s raw policy (sampled, its own deployment) against the bot ``opponent``.
+def network_versus(net: nn.Module, opponent: str, variant: str, games: int, seed: int = 0,
+                   setup: str = "own") -> dict:
+    """Play ``games`` games of ``net``'s raw policy (sampled) against the bot ``opponent``.
 
-    Against ``"random"`` this is ``versus_random`` (batched, on the network's device: seconds for
-    200 games).  Any other agent spec (``cautious``, ``mcts:sims=50``, ...) plays game by game on
-    the CPU, with a copy of ``net`` as a ``NetworkAgent`` with no test-time layer (``cautious``:
-    about 2 minutes for 200 Classic games on one core).
+    Against ``"random"`` with ``setup="own"`` this is ``versus_random`` (batched, on the network's
+    device: seconds for 200 games).  Any other opponent spec (``cautious``, ``mcts:sims=50``, ...)
+    or setup source plays game by game on the CPU, with a copy of ``net`` as a ``NetworkAgent``
+    with no test-time layer (``cautious``: about 2 minutes for 200 Classic games on one core).
+
+    Args:
+        setup: where the network's setups come from (``agents.base.SETUP_SOURCES``): ``own``, its
+            deployment head, or a drawn setup, e.g. ``walled``, the setups ``shipped:classic`` plays.
 
     Returns:
         The same dict as ``versus_random``.
 
     Raises:
         AgentSpecError: ``opponent`` is not an agent spec.
+        ValueError: ``setup`` is not a setup source, or has no setups for ``variant``.
     """
-    if opponent == "random":
+    if opponent == "random" and check_setup_source(setup) == "own":
         return versus_random(net, variant, games, seed=seed)
     bot = make_agent(opponent)
-    agent = NetworkAgent(copy.deepcopy(net).cpu().requires_grad_(False))
+    agent = NetworkAgent(copy.deepcopy(net).cpu().requires_grad_(False), setup=setup)
     return agent_versus(agent, bot, variant, games, seed=seed)

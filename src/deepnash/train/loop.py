@@ -22,6 +22,8 @@ import torch
 
 from .. import __version__
 from ..agents import make_agent
+from ..agents.base import check_setup_source, draw_setup
+from ..game import get_variant
 from ..nn import DeepNashNet
 from ..nn.checkpoint import (CheckpointError, join_tensors, load_checkpoint, save_agent, save_checkpoint, starting_weights,
                          split_tensors)
@@ -68,9 +70,9 @@ def _save(out: Path, learner: RNaDLearner, cfg: TrainConfig, counters: Counters,
     return save_checkpoint(out, counters.learner_step, groups, meta)
 
 
-def _best_win_rate(out: Path, opponent: str) -> float:
-    """The win rate against ``opponent`` of the run's best-evaluated network so far (-1 before any
-    evaluation against it: a run resumed with another ``eval_opponent`` starts its best afresh).
+def _best_win_rate(out: Path, cfg: TrainConfig) -> float:
+    """The win rate of the run's best-evaluated network so far in evaluations like ``cfg``'s (-1 before
+    any: a run resumed with another ``eval_opponent`` or ``eval_setup`` starts its best afresh).
 
     Raises:
         CheckpointError: ``out/best`` exists but is corrupt (it is left as it is).
@@ -78,39 +80,46 @@ def _best_win_rate(out: Path, opponent: str) -> float:
     if not (out / BEST).exists():
         return -1.0
     evaluation = load_checkpoint(out / BEST).meta["evaluation"]
-    if evaluation.get("opponent", "random") != opponent:
+    if (evaluation.get("opponent", "random"), evaluation.get("setup", "own")) != (cfg.eval_opponent, cfg.eval_setup):
         return -1.0
     return float(evaluation["win_rate"])
 
 
-def _tag(opponent: str) -> str:
-    """``opponent`` as a TensorBoard tag part (``mcts:sims=50`` -> ``mcts_sims_50``)."""
-    return re.sub(r"[^A-Za-z0-9_.-]", "_", opponent)
+def _tag(cfg: TrainConfig) -> str:
+    """The evaluation as a TensorBoard tag part: the opponent (``mcts:sims=50`` -> ``mcts_sims_50``),
+    then the setup source unless ``own`` (``cautious_walled``)."""
+    name = re.sub(r"[^A-Za-z0-9_.-]", "_", cfg.eval_opponent)
+    return name if cfg.eval_setup == "own" else f"{name}_{cfg.eval_setup}"
 
 
 def _evaluate(learner: RNaDLearner, cfg: TrainConfig, counters: Counters, world: int, seed: int,
               out: Path, best: float, runlog: RunLog) -> tuple[dict[str, dict], float]:
-    """Play the online and the target network against ``cfg.eval_opponent`` (same games); keep the best one.
+    """Play the online and the target network against ``cfg.eval_opponent`` from ``cfg.eval_setup``'s
+    setups (same games); keep the best one.
 
     A network that beats every earlier evaluation of the run is written to ``out/best`` as a
-    compact agent checkpoint (``checkpoint:OUT/best``), its evaluation (with its opponent) in the manifest.
+    compact agent checkpoint (``checkpoint:OUT/best``), its evaluation (with its opponent and setup
+    source) in the manifest.
 
     Returns:
         ``({"online": result, "target": result}, best win rate so far)``.
     """
     nets = {"online": learner.theta, "target": learner.theta_target}
     opponent = cfg.eval_opponent
-    results = {w: network_versus(net, opponent, cfg.variant, cfg.eval_games, seed=seed) for w, net in nets.items()}
+    results = {w: network_versus(net, opponent, cfg.variant, cfg.eval_games, seed=seed, setup=cfg.eval_setup)
+               for w, net in nets.items()}
     step = counters.learner_step
-    runlog.scalars(step, {f"eval/win_rate_vs_{_tag(opponent)}": results["online"]["win_rate"],
-                          f"eval/target_win_rate_vs_{_tag(opponent)}": results["target"]["win_rate"]})
-    runlog.message(f"step {step}: vs {opponent} (win-draw-loss) " + ", ".join(
+    runlog.scalars(step, {f"eval/win_rate_vs_{_tag(cfg)}": results["online"]["win_rate"],
+                          f"eval/target_win_rate_vs_{_tag(cfg)}": results["target"]["win_rate"]})
+    setups = "" if cfg.eval_setup == "own" else f" from {cfg.eval_setup} setups"
+    runlog.message(f"step {step}: vs {opponent}{setups} (win-draw-loss) " + ", ".join(
         f"{w} {r['wins']}-{r['draws']}-{r['losses']}" for w, r in results.items()))
     weights = max(results, key=lambda w: results[w]["win_rate"])
     if results[weights]["win_rate"] > best:
         best = results[weights]["win_rate"]
         meta = {**_meta(learner, cfg, counters, world),
-                "evaluation": {"weights": weights, "seed": seed, "opponent": opponent, **results[weights]}}
+                "evaluation": {"weights": weights, "seed": seed, "opponent": opponent, "setup": cfg.eval_setup,
+                               **results[weights]}}
         save_agent(out / BEST, step, nets[weights].state_dict(), meta)
         runlog.message(f"step {step}: new best, the {weights} network ({best:.1%}) in {out / BEST}")
     return results, best
@@ -204,11 +213,14 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
         FileExistsError: a fresh run into a directory that already holds checkpoints.
         ValueError: neither ``steps`` nor ``minutes`` given.
         AgentSpecError: ``cfg.eval_opponent`` is not an agent spec (before anything is written).
+        ValueError: ``cfg.eval_setup`` is not a setup source or has no setups for the variant (likewise).
     """
     if steps is None and minutes is None:
         raise ValueError("give steps or minutes (or both) to bound the run")
-    if cfg.eval_opponent != "random":
-        make_agent(cfg.eval_opponent)  # a bad spec fails now, not at the first evaluation
+    if cfg.eval_opponent != "random":  # a bad spec or setup source fails now, not at the first evaluation
+        make_agent(cfg.eval_opponent)
+    if check_setup_source(cfg.eval_setup) != "own":
+        draw_setup(cfg.eval_setup, get_variant(cfg.variant), 0, np.random.default_rng(0))
     out = Path(out)
     dev = torch.device(device)
     rank = distributed.init(dev)
@@ -223,7 +235,7 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
     if cfg.value_only:
         learner.theta.train_value_only()
     counters = _restore(out, learner) if resume else Counters()
-    best = _best_win_rate(out, cfg.eval_opponent) if resume else -1.0
+    best = _best_win_rate(out, cfg) if resume else -1.0
     distributed.broadcast_modules(list(learner.networks().values()), rank.world)
     seed = cfg.seed + 1_000_003 * counters.learner_step + 7 * rank.rank
     source = (ActorPool(learner.theta, cfg, seed) if cfg.actors else LocalGames(learner.theta, cfg, seed, dev))
