@@ -271,6 +271,8 @@ def train(
     envs: int = typer.Option(None, help="games each actor plays at once (default: the preset's)"),
     batch_games: int = typer.Option(None, help="whole games per update (default: the preset's)"),
     max_steps: int = typer.Option(None, help="cut games after this many agent steps, as draws (0: never)"),
+    setups: str = typer.Option(None, help="self-play's setups: own (the deployment head learns too; the "
+                                          "default), random, human or walled (people's; R-NaD trains the moves alone)"),
     seed: int = typer.Option(0, help="seed of the networks, games and sampling"),
     checkpoint_minutes: float = typer.Option(None, help="minutes between checkpoints (default: the preset's)"),
     eval_games: int = typer.Option(None, help="games per evaluation, periodic and final "
@@ -314,7 +316,7 @@ def train(
         if eta is not None:
             cfg = replace(cfg, rnad=replace(cfg.rnad, eta=eta))
         cfg = replace(cfg, **_given(actors=actors, checkpoint_minutes=checkpoint_minutes, envs=envs,
-                                    batch_games=batch_games, max_steps=max_steps, eval_games=eval_games,
+                                    batch_games=batch_games, max_steps=max_steps, setups=setups, eval_games=eval_games,
                                     eval_minutes=eval_minutes, eval_opponent=eval_opponent,
                                     eval_setup=eval_setup))
         summary = run_training(cfg, run_dir, steps=steps, minutes=minutes, resume=bool(resume), device=device,

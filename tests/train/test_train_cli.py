@@ -110,7 +110,7 @@ def test_eval_options_set_the_periodic_and_final_matches(tmp_path):
     assert config["eval_games"] == 5 and config["eval_minutes"] == 0
 
 
-def test_eval_opponent_and_setup_are_used_and_bad_ones_fail_before_anything_is_written(tmp_path):
+def test_eval_opponent_and_setups_are_used_and_bad_ones_fail_before_anything_is_written(tmp_path):
     bad = run([*SMALL, "--steps", "1", "--eval-opponent", "nosuchbot", "--out", str(tmp_path / "bad")])
     assert bad.returncode == 2 and "nosuchbot" in bad.stderr
     assert not (tmp_path / "bad").exists()
@@ -126,11 +126,15 @@ def test_eval_opponent_and_setup_are_used_and_bad_ones_fail_before_anything_is_w
     assert walled.returncode == 2 and "walled" in walled.stderr  # Barrage has no Flag walled in by Bombs
     assert not (tmp_path / "walled").exists()
     human = tmp_path / "human"
-    proc = run([*args, "--steps", "1", "--eval-games", "2", "--eval-setup", "human", "--out", str(human)])
+    proc = run([*args, "--steps", "1", "--eval-games", "2", "--eval-setup", "human", "--setups", "human",
+                "--out", str(human)])
     assert proc.returncode == 0, proc.stderr
     assert "vs random from human setups (win-draw-loss)" in proc.stderr
     evaluation = load_checkpoint(human / "best").meta["evaluation"]
     assert (evaluation["opponent"], evaluation["setup"]) == ("random", "human")
+    assert load_checkpoint(human).meta["config"]["setups"] == "human"
+    no_pool = run([*SMALL, "--steps", "1", "--setups", "walled", "--out", str(tmp_path / "np")])
+    assert no_pool.returncode == 2 and "walls its Flag" in no_pool.stderr and not (tmp_path / "np").exists()
 
 
 def test_a_run_from_a_prior_gets_the_wider_neurd_band_unless_its_rnad_config_is_given():

@@ -45,13 +45,9 @@ def draw_setup(source: str, variant: Variant, player: int, rng: np.random.Genera
 
         return guarded_deployment(variant, player, rng)
     if source in ("human", "walled"):
-        from ..env.setups import flag_walled, human_pool
+        from ..env.setups import human_pool, walled_pool
 
-        setups = human_pool(variant).setups
-        if source == "walled":
-            setups = setups[flag_walled(setups)]
-            if not len(setups):
-                raise ValueError(f"setup=walled: no setup people played on {variant.name} walls its Flag in with Bombs")
+        setups = (human_pool if source == "human" else walled_pool)(variant).setups
         red = setups[int(rng.integers(len(setups)))]
         return red.copy() if player == 0 else red[::-1].copy()
     raise ValueError(f"unknown setup source {source!r}; choose one of {', '.join(SETUP_SOURCES[1:])}")

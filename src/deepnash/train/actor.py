@@ -15,8 +15,25 @@ import torch
 from torch import nn
 
 from ..env import VectorEnv
+from ..env.setups import SetupSource, human_pool, walled_pool
 from ..game import Termination
 from ..nn import masked_log_policy
+
+#: ``TrainConfig.setups``: where self-play's setups come from.
+SELF_PLAY_SETUPS = ("own", "random", "human", "walled")
+
+
+def self_play_setups(name: str, variant) -> SetupSource:
+    """The ``VectorEnv`` setup source of ``TrainConfig.setups``: ``own`` (the deployment head, which then
+    learns too), ``random`` (uniform legal), ``human`` (``human_pool``) or ``walled`` (``walled_pool``,
+    the setups ``shipped:classic`` plays).  With a drawn setup R-NaD trains the move policy alone.
+
+    Raises:
+        ValueError: an unknown name, or no such setups for the variant.
+    """
+    if name not in SELF_PLAY_SETUPS:
+        raise ValueError(f"setups={name!r}: choose one of {', '.join(SELF_PLAY_SETUPS)}")
+    return {"own": "learned", "random": "random"}.get(name) or (human_pool if name == "human" else walled_pool)(variant)
 
 
 @dataclass(frozen=True)
@@ -98,10 +115,13 @@ class SelfPlay:
             (termination -1) and the slot finishes it with random actions, unrecorded
             (the paper's t_max); 0 never cuts.
         device: where the network runs.
+        setups: where both players' setups come from (``VectorEnv``'s ``setups``): ``"learned"``, the
+            deployment head (its 40 steps are recorded), ``"random"`` or a ``SetupPool``
+            (``self_play_setups`` maps ``TrainConfig.setups`` to these).
     """
 
     def __init__(self, net: nn.Module, variant, num_envs: int, seed: int = 0, max_steps: int = 0,
-                 device: str | torch.device = "cpu"):
+                 device: str | torch.device = "cpu", setups: SetupSource = "learned"):
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
         if max_steps < 0:
@@ -109,7 +129,7 @@ class SelfPlay:
         self.net = net
         self._logits = net.logits if callable(getattr(type(net), "logits", None)) else (lambda x: net(x)[0])
         self.device = torch.device(device)
-        self.env = VectorEnv(num_envs, variant, seed=seed)
+        self.env = VectorEnv(num_envs, variant, setups=setups, seed=seed)
         self.max_steps = max_steps
         self.generator = torch.Generator(device=self.device).manual_seed(seed)
         self.slots = [_Slot() for _ in range(num_envs)]

@@ -27,6 +27,10 @@ class TrainConfig:
         batch_games: whole games per learner update (per learner process).
         chunk: time steps per chunk of the gradient pass (bounds memory; docs/rnad.md §7).
         max_steps: t_max, agent steps after which a game is cut and recorded as a draw; 0 never.
+        setups: where self-play's setups come from: ``own`` (the deployment head, trained with the
+            rest), ``random``, ``human`` or ``walled`` (people's setups, all or those with the Flag walled
+            in by Bombs: R-NaD then trains the move policy alone, from the setups the agent will play;
+            ``train.actor.self_play_setups``).
         sync_every: learner updates between two publications of the weights to the actors.
         queue_games: bound of the queue of finished games between actors and learner.
         checkpoint_minutes: wall-clock minutes between checkpoints.
@@ -58,6 +62,7 @@ class TrainConfig:
     batch_games: int = 8
     chunk: int = 512
     max_steps: int = 0
+    setups: str = "own"
     sync_every: int = 1
     queue_games: int = 64
     checkpoint_minutes: float = 2.0

@@ -29,6 +29,7 @@ from ..nn.checkpoint import (CheckpointError, join_tensors, load_checkpoint, sav
                          split_tensors)
 from ..rnad import RNaDLearner
 from . import distributed
+from .actor import self_play_setups
 from .batch import to_trajectory
 from .config import TrainConfig
 from .evaluate import network_versus
@@ -213,7 +214,8 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
         FileExistsError: a fresh run into a directory that already holds checkpoints.
         ValueError: neither ``steps`` nor ``minutes`` given.
         AgentSpecError: ``cfg.eval_opponent`` is not an agent spec (before anything is written).
-        ValueError: ``cfg.eval_setup`` is not a setup source or has no setups for the variant (likewise).
+        ValueError: ``cfg.eval_setup`` or ``cfg.setups`` is not a setup source or has no setups for the
+            variant (likewise).
     """
     if steps is None and minutes is None:
         raise ValueError("give steps or minutes (or both) to bound the run")
@@ -221,6 +223,7 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
         make_agent(cfg.eval_opponent)
     if check_setup_source(cfg.eval_setup) != "own":
         draw_setup(cfg.eval_setup, get_variant(cfg.variant), 0, np.random.default_rng(0))
+    self_play_setups(cfg.setups, cfg.variant)
     out = Path(out)
     dev = torch.device(device)
     rank = distributed.init(dev)

@@ -17,7 +17,7 @@ import torch
 import torch.multiprocessing as mp
 from torch import nn
 
-from .actor import GameRecord, SelfPlay
+from .actor import GameRecord, SelfPlay, self_play_setups
 from .config import TrainConfig
 
 
@@ -26,7 +26,8 @@ class LocalGames:
 
     def __init__(self, net: nn.Module, cfg: TrainConfig, seed: int, device: torch.device):
         self.net = copy.deepcopy(net).requires_grad_(False).eval()
-        self.selfplay = SelfPlay(self.net, cfg.variant, cfg.envs, seed, cfg.max_steps, device)
+        self.selfplay = SelfPlay(self.net, cfg.variant, cfg.envs, seed, cfg.max_steps, device,
+                                 self_play_setups(cfg.setups, cfg.variant))
         self._spare: list[GameRecord] = []
 
     @property
@@ -54,7 +55,8 @@ def _actor_main(index: int, cfg: TrainConfig, shared: nn.Module, version, lock, 
     torch.set_num_threads(1)
     net = copy.deepcopy(shared).eval()
     seen = -1
-    selfplay = SelfPlay(net, cfg.variant, cfg.envs, seed + 7919 * (index + 1), cfg.max_steps)
+    selfplay = SelfPlay(net, cfg.variant, cfg.envs, seed + 7919 * (index + 1), cfg.max_steps,
+                        setups=self_play_setups(cfg.setups, cfg.variant))
     counted = 0
     while os.getppid() == parent:
         if version.value != seen:
