@@ -144,4 +144,3 @@ def walled_pool(variant: Variant | str = "classic") -> SetupPool:
     if not len(walled):
         raise ValueError(f"setup=walled: no setup people played on {pool.variant.name} walls its Flag in with Bombs")
     return SetupPool(pool.variant, walled)
-

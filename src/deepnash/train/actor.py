@@ -116,7 +116,7 @@ class SelfPlay:
             (the paper's t_max); 0 never cuts.
         device: where the network runs.
         setups: where both players' setups come from (``VectorEnv``'s ``setups``): ``"learned"``, the
-            deployment head (its 40 steps are recorded), ``"random"`` or a ``SetupPool``
+            deployment head (its deployment steps are recorded), ``"random"`` or a ``SetupPool``
             (``self_play_setups`` maps ``TrainConfig.setups`` to these).
     """
 
