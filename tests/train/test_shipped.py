@@ -10,7 +10,7 @@ from deepnash.agents.network_agent import SHIPPED_DIR, NetworkAgent
 from deepnash.agents.registry import AgentSpecError, make_agent
 from deepnash.game import get_variant
 from deepnash.nn.checkpoint import load_checkpoint
-from deepnash.train.evaluate import agent_versus_random
+from deepnash.train.evaluate import agent_versus
 
 torch.set_num_threads(1)
 
@@ -43,12 +43,12 @@ def test_shipped_classic_agent_plays_legal_games_and_beats_the_random_bot():
     agent = make_agent("shipped:classic,search=off,greedy=false,setup=human,value_bounds=off")  # the weights alone
     game, history = play_game(agent, RandomAgent(), get_variant("classic").with_rules(max_moves=200), 3)
     assert game.is_over() and len(history) == game.ply
-    result = agent_versus_random(agent, "classic", 12, seed=1)
+    result = agent_versus(agent, RandomAgent(), "classic", 12, seed=1)
     assert result["wins"] >= 8, f"the shipped Classic agent against the random bot: {result}"
 
 
 def test_shipped_agent_beats_the_random_bot():
     """A regression guard that the shipped weights are the trained ones: with these layers an untrained
     network won 22 of 60 games against the random bot; the shipped network's raw policy wins 84% (TRAINING.md)."""
-    result = agent_versus_random(make_agent("shipped:value_bounds=off"), "barrage", 30, seed=1)
+    result = agent_versus(make_agent("shipped:value_bounds=off"), RandomAgent(), "barrage", 30, seed=1)
     assert result["wins"] >= 15, f"the shipped agent against the random bot: {result}"
