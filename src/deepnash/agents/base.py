@@ -44,10 +44,10 @@ def draw_setup(source: str, variant: Variant, player: int, rng: np.random.Genera
         from .setups import guarded_deployment
 
         return guarded_deployment(variant, player, rng)
-    if source in ("human", "walled"):
-        from ..env.setups import human_pool, walled_pool
+    from ..env.setups import PEOPLE_POOLS
 
-        setups = (human_pool if source == "human" else walled_pool)(variant).setups
+    if source in PEOPLE_POOLS:
+        setups = PEOPLE_POOLS[source](variant).setups
         red = setups[int(rng.integers(len(setups)))]
         return red.copy() if player == 0 else red[::-1].copy()
     raise ValueError(f"unknown setup source {source!r}; choose one of {', '.join(SETUP_SOURCES[1:])}")

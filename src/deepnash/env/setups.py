@@ -144,3 +144,7 @@ def walled_pool(variant: Variant | str = "classic") -> SetupPool:
     if not len(walled):
         raise ValueError(f"setup=walled: no setup people played on {pool.variant.name} walls its Flag in with Bombs")
     return SetupPool(pool.variant, walled)
+
+
+#: People's setup pools by the name agent specs (``setup=``) and ``train --setups`` give them.
+PEOPLE_POOLS = {"human": human_pool, "walled": walled_pool}

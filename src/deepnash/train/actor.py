@@ -15,7 +15,7 @@ import torch
 from torch import nn
 
 from ..env import VectorEnv
-from ..env.setups import SetupSource, human_pool, walled_pool
+from ..env.setups import PEOPLE_POOLS, SetupSource
 from ..game import Termination
 from ..nn import masked_log_policy
 
@@ -33,7 +33,9 @@ def self_play_setups(name: str, variant) -> SetupSource:
     """
     if name not in SELF_PLAY_SETUPS:
         raise ValueError(f"setups={name!r}: choose one of {', '.join(SELF_PLAY_SETUPS)}")
-    return {"own": "learned", "random": "random"}.get(name) or (human_pool if name == "human" else walled_pool)(variant)
+    if name in PEOPLE_POOLS:
+        return PEOPLE_POOLS[name](variant)
+    return "learned" if name == "own" else name
 
 
 @dataclass(frozen=True)
