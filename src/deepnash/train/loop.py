@@ -112,8 +112,8 @@ def _evaluate(learner: RNaDLearner, cfg: TrainConfig, counters: Counters, world:
     step = counters.learner_step
     runlog.scalars(step, {f"eval/win_rate_vs_{_tag(cfg)}": results["online"]["win_rate"],
                           f"eval/target_win_rate_vs_{_tag(cfg)}": results["target"]["win_rate"]})
-    setups = "" if cfg.eval_setup == "own" else f" from {cfg.eval_setup} setups"
-    runlog.message(f"step {step}: vs {opponent}{setups} (win-draw-loss) " + ", ".join(
+    deployed = "" if cfg.eval_setup == "own" else f" from {cfg.eval_setup} setups"
+    runlog.message(f"step {step}: vs {opponent}{deployed} (win-draw-loss) " + ", ".join(
         f"{w} {r['wins']}-{r['draws']}-{r['losses']}" for w, r in results.items()))
     weights = max(results, key=lambda w: results[w]["win_rate"])
     if results[weights]["win_rate"] > best:
