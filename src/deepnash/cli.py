@@ -258,7 +258,8 @@ def train(
                                         "`deepnash pretrain` run: R-NaD from a human prior; 'shipped': the "
                                         "one shipped for --variant)"),
     hold_reg: int = typer.Option(None, help="R-NaD iterations after the first that keep the regularisation "
-                                            "policy at the --init network (default 0)"),
+                                            "policy at the --init network (default 0; more than the run "
+                                            "makes holds it for good, as piKL does)"),
     value_only: bool = typer.Option(False, help="with --init: keep its policy and train a fresh value head "
                                                 "alone on the policy's own self-play games"),
     lr: float = typer.Option(None, help="Adam learning rate (default: the preset's; 2e-3 for tiny and small)"),
