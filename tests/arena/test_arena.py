@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from deepnash.arena import run_match, run_tournament
 from deepnash.arena.stats import bradley_terry, wilson
 from deepnash.cli import app
-from deepnash.game import BARRAGE
+from deepnash.game import BARRAGE, Termination
 from deepnash.notation.gravon import read_records, replay
 
 BUILT_IN = ["random", "greedy", "cautious", "montecarlo:samples=3,depth=6", "mcts:sims=12,determinizations=2"]
@@ -31,6 +31,11 @@ def test_every_pair_of_built_in_bots_plays_and_the_table_adds_up(tournament):
         assert d["a_red_wins"] + d["a_blue_wins"] == d["wins"]
         assert d["win_low"] <= d["win_rate"] <= d["win_high"]
         assert d["failures"] == []
+        names = {t.name.lower() for t in Termination}
+        assert set(d["endings"]) <= names and "resignation" not in d["endings"], d["endings"]
+        for kind in ("wins", "draws", "losses"):  # the endings split the table's counts
+            assert sum(row.get(kind, 0) for row in d["endings"].values()) == d[kind]
+        assert all(n > 0 for row in d["endings"].values() for n in row.values())
         for i, g in enumerate(m.games):  # a is Red in even games
             assert g.players == ((m.a, m.b) if i % 2 == 0 else (m.b, m.a))
             assert g.codes in {("VICTORY", "DEFEAT"), ("DEFEAT", "VICTORY"), ("DRAW", "DRAW"),

@@ -146,6 +146,7 @@ def test_the_arena_command_finishes_with_every_misbehaving_bot_recorded(tmp_path
         pair = json.loads(out.stdout)["pairs"][0]
         assert pair["games"] == 2 and pair["wins"] == 0 and len(pair["failures"]) == 2, pair
         assert all(bot in f for f in pair["failures"])
+        assert pair["endings"] == {"forfeit": {"losses": 2}}, pair
 
 
 def test_deepnash_ucc_bot_plays_through_our_referee(tmp_path):

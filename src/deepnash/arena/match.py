@@ -32,7 +32,8 @@ class MatchResult:
 
     ``wins``, ``draws``, ``losses`` count games; ``a_red_wins``/``a_blue_wins``
     split ``a``'s wins by colour; ``win_low``/``win_high`` bound ``a``'s win rate
-    (95% Wilson interval); ``failures`` lists the reasons of forfeited games.
+    (95% Wilson interval); ``failures`` lists the reasons of forfeited games; ``endings`` splits
+    ``a``'s wins, draws and losses by how each game ended.
     """
 
     a: str
@@ -67,6 +68,19 @@ class MatchResult:
     def failures(self) -> list[str]:
         return [g.reason for g in self.games if g.reason]
 
+    @property
+    def endings(self) -> dict[str, dict[str, int]]:
+        """``{termination: {"wins": n, "draws": n, "losses": n}}`` from ``a``'s view, for each way a game
+        of the match ended (``GameResult.termination``: ``flag_captured``, ``no_moves``, ``move_limit``,
+        ``forfeit`` ...), in the order first met; a count of 0 is left out."""
+        out: dict[str, dict[str, int]] = {}
+        for i, g in enumerate(self.games):
+            a_side = i % 2  # a is Red in even games
+            kind = "draws" if g.winner is None else "wins" if g.winner == a_side else "losses"
+            row = out.setdefault(g.termination, {})
+            row[kind] = row.get(kind, 0) + 1
+        return out
+
     def to_dict(self) -> dict:
         """The stable JSON row: ``a b games wins draws losses a_red_wins a_blue_wins`` plus extras."""
         low, high = self.win_interval
@@ -76,7 +90,7 @@ class MatchResult:
             "a_red_wins": self.a_red_wins, "a_blue_wins": self.a_blue_wins,
             "win_rate": self.wins / n if n else 0.0, "win_low": low, "win_high": high,
             "mean_plies": float(np.mean([g.plies for g in self.games])) if n else 0.0,
-            "failures": self.failures,
+            "failures": self.failures, "endings": self.endings,
         }
 
 

@@ -10,7 +10,7 @@ from .match import TournamentResult
 
 def print_tournament(result: TournamentResult, console: Console | None = None) -> None:
     """Print one row per pair (from the first agent's view, 95% Wilson interval of its win rate),
-    the reasons of forfeited games, and for three or more agents the rating table."""
+    how its games ended, the reasons of forfeited games, and for three or more agents the rating table."""
     console = console or Console()
     table = Table(title="Matches (from A's view)")
     for col in ("A", "B", "games", "wins", "draws", "losses", "win rate [95%]", "red/blue", "plies"):
@@ -24,6 +24,9 @@ def print_tournament(result: TournamentResult, console: Console | None = None) -
         )
     console.print(table)
     for m in result.matches:
+        ways = ", ".join(f"{name} {row.get('wins', 0)}-{row.get('draws', 0)}-{row.get('losses', 0)}"
+                         for name, row in m.endings.items())
+        console.print(f"endings {m.a} vs {m.b} (wins-draws-losses): {ways}")
         for reason in m.failures:
             console.print(f"forfeit: {reason}")
     if result.ratings:
