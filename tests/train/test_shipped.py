@@ -1,6 +1,8 @@
-"""The agent shipped in the package: it loads from its spec, plays legal games, and is trained."""
+"""Weights shipped in the package or kept in checkpoints/: they load as agents, play legal games, and are trained."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 import torch
@@ -52,3 +54,16 @@ def test_shipped_agent_beats_the_random_bot():
     network won 22 of 60 games against the random bot; the shipped network's raw policy wins 84% (TRAINING.md)."""
     result = agent_versus(make_agent("shipped:value_bounds=off"), RandomAgent(), "barrage", 30, seed=1)
     assert result["wins"] >= 15, f"the shipped agent against the random bot: {result}"
+
+
+KEPT_DIR = Path(__file__).resolve().parents[2] / "checkpoints"
+
+
+@pytest.mark.parametrize("name, variant", [("classic-small-gpu", "classic")])
+def test_kept_checkpoints_are_intact_and_play_legal_games(name, variant):
+    """Weights kept in the repository (checkpoints/README.md) stay loadable agents as the code changes."""
+    ck = load_checkpoint(KEPT_DIR / name)  # verifies every file's size and SHA-256
+    assert set(ck.groups) == {"online"} and ck.meta["variant"] == variant
+    agent = make_agent(f"checkpoint:{KEPT_DIR / name},search=off,greedy=false,setup=walled,value_bounds=off")
+    game, history = play_game(agent, RandomAgent(), get_variant(variant).with_rules(max_moves=120), 5)
+    assert game.is_over() and len(history) == game.ply
