@@ -26,6 +26,11 @@ from .referee import GameResult, referee_game
 from .stats import rating_intervals, wilson
 
 
+def a_side(game: int) -> int:
+    """The side (0 Red, 1 Blue) agent ``a`` plays in game ``game`` of a pair: Red in the even-numbered ones."""
+    return game % 2
+
+
 @dataclass(frozen=True)
 class MatchResult:
     """All games between agents ``a`` and ``b`` and the paper's table row, from ``a``'s view.
@@ -46,11 +51,11 @@ class MatchResult:
 
     @property
     def a_red_wins(self) -> int:
-        return sum(1 for i, g in enumerate(self.games) if i % 2 == 0 and g.winner == 0)
+        return sum(1 for i, g in enumerate(self.games) if a_side(i) == 0 and g.winner == 0)
 
     @property
     def a_blue_wins(self) -> int:
-        return sum(1 for i, g in enumerate(self.games) if i % 2 == 1 and g.winner == 1)
+        return sum(1 for i, g in enumerate(self.games) if a_side(i) == 1 and g.winner == 1)
 
     @property
     def draws(self) -> int:
@@ -75,8 +80,7 @@ class MatchResult:
         ``forfeit`` ...), in the order first met; a count of 0 is left out."""
         out: dict[str, dict[str, int]] = {}
         for i, g in enumerate(self.games):
-            a_side = i % 2  # a is Red in even games
-            kind = "draws" if g.winner is None else "wins" if g.winner == a_side else "losses"
+            kind = "draws" if g.winner is None else "wins" if g.winner == a_side(i) else "losses"
             row = out.setdefault(g.termination, {})
             row[kind] = row.get(kind, 0) + 1
         return out
@@ -135,7 +139,7 @@ def _tasks(specs: Sequence[str], pairs, games: int, variant: Variant, seed: int,
     for k, (i, j) in enumerate(pairs):
         for g in range(games):
             path = None if out is None else out / f"{k:02d}-{_slug(specs[i])}-vs-{_slug(specs[j])}-{g:04d}.xml"
-            tasks.append((specs[i], specs[j], g % 2 == 0, variant, seed * 1_000_003 + k * 10_007 + g, path, explain))
+            tasks.append((specs[i], specs[j], a_side(g) == 0, variant, seed * 1_000_003 + k * 10_007 + g, path, explain))
     return tasks
 
 
