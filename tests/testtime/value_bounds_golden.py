@@ -3,7 +3,7 @@
 ``python tests/testtime/value_bounds_golden.py`` rewrites ``data/value-bounds-golden.json``: for
 every 3rd position of the games in ``tests/train/data/gravon-sample.zip`` (4 Barrage games with the
 Barrage network shipped until 2026-11-25, kept in ``data/barrage-network``, 2 Classic games with the
-shipped Classic one), the view of the player to move, every
+Classic network shipped until 2026-11-26, kept in ``data/classic-network``), the view of the player to move, every
 legal move bounded (``value_bounds(view, value_fn, moves=None)``), and the moves removed, the
 value ``v(x)``, the evaluations made and the moves whose bound is within ``NEAR`` of the threshold.  The file in the repository was
 written by the implementation that evaluated every look-ahead leaf (commit before "value bounds
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import torch
 
-from deepnash.agents.network_agent import SHIPPED_DIR, load_network
+from deepnash.agents.network_agent import load_network
 from deepnash.game import Game
 from deepnash.infostate.view import PlayerView, push_recorded
 from deepnash.notation.field import field_placements
@@ -34,7 +34,7 @@ EPS = 0.05
 #: Moves whose bound is this close to the removal threshold are not compared (float noise across CPUs).
 NEAR = 1e-4
 #: The networks the file was written with: a newer shipped network would remove other moves.
-NETWORKS = {"barrage": HERE / "data" / "barrage-network", "classic": SHIPPED_DIR / "classic"}
+NETWORKS = {"barrage": HERE / "data" / "barrage-network", "classic": HERE / "data" / "classic-network"}
 
 
 def value_fn(variant: str):

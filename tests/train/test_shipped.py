@@ -1,4 +1,4 @@
-"""Weights shipped in the package or kept in checkpoints/: they load as agents, play legal games, and are trained."""
+"""Weights shipped in the package or kept as test data: they load as agents, play legal games, and are trained."""
 
 from __future__ import annotations
 
@@ -16,20 +16,21 @@ from deepnash.train.evaluate import agent_versus
 
 torch.set_num_threads(1)
 
-#: Weights kept in the repository but not shipped (checkpoints/README.md documents each).
-KEPT_DIR = Path(__file__).resolve().parents[2] / "checkpoints"
+#: Networks shipped before, kept to remake the figures measured on them (the variant's TRAINING.md names each).
+KEPT_DIR = Path(__file__).resolve().parents[1] / "testtime" / "data"
+KEPT = [(KEPT_DIR / "barrage-network", "barrage"), (KEPT_DIR / "classic-network", "classic")]
 
 
-@pytest.mark.parametrize("path, variant", [(SHIPPED_DIR / "barrage", "barrage"), (SHIPPED_DIR / "classic", "classic"),
-                                           (KEPT_DIR / "classic-small-gpu", "classic")])
+@pytest.mark.parametrize("path, variant", [(SHIPPED_DIR / "barrage", "barrage"), (SHIPPED_DIR / "classic", "classic"), *KEPT])
 def test_shipped_and_kept_checkpoints_are_intact_and_documented(path, variant):
     ck = load_checkpoint(path)  # verifies every file's size and SHA-256
     assert set(ck.groups) == {"online"} and ck.meta["variant"] == variant
     assert ck.meta["counters"].get("learner_step", ck.meta["counters"].get("step", 0)) > 0
+    training = SHIPPED_DIR / variant / "TRAINING.md"
     if path.parent == KEPT_DIR:
-        assert f"`{path.name}`" in (KEPT_DIR / "README.md").read_text()
+        assert f"tests/testtime/data/{path.name}" in training.read_text()
     else:
-        assert (path / "TRAINING.md").is_file()
+        assert training.is_file()
 
 
 def test_shipped_spec_plays_with_every_test_time_layer():
@@ -63,9 +64,9 @@ def test_shipped_agent_beats_the_random_bot():
     assert result["wins"] >= 15, f"the shipped agent against the random bot: {result}"
 
 
-@pytest.mark.parametrize("name, variant", [("classic-small-gpu", "classic")])
-def test_kept_checkpoints_play_legal_games(name, variant):
+@pytest.mark.parametrize("path, variant", KEPT)
+def test_kept_checkpoints_play_legal_games(path, variant):
     """Weights kept in the repository stay playable agents as the code changes."""
-    agent = make_agent(f"checkpoint:{KEPT_DIR / name},search=off,greedy=false,setup=walled,value_bounds=off")
+    agent = make_agent(f"checkpoint:{path},search=off,greedy=false,setup=human,value_bounds=off")
     game, history = play_game(agent, RandomAgent(), get_variant(variant).with_rules(max_moves=120), 5)
     assert game.is_over() and len(history) == game.ply

@@ -114,7 +114,8 @@ _CPU_RNAD = RNaDConfig(adam=AdamConfig(learning_rate=2e-3), eta=0.05, gamma_avg=
                        schedule=ScheduleConfig(sizes=(50,), repeats=(1,)), batch_size=8)
 
 #: NeuRD's band (``NeuRDConfig.beta``) for R-NaD from a prior (``init``).  A behaviour-cloned policy is
-#: sharper than the paper's band of 2 allows: the shipped Classic prior has 41% of its probability on
+#: sharper than the paper's band of 2 allows: the Classic prior shipped until 2026-11-26 (the ``tiny`` clone,
+#: now tests/testtime/data/classic-network) has 41% of its probability on
 #: legal-mean-centred logits beyond +-2 in its own self-play, and NeuRD's force only pulls those back, so
 #: the policy flattens whatever the advantages say.  With 6, 936 updates from that prior won 46.5% of 200
 #: sampled games against it, against 31.0% after 876 updates with 2
