@@ -18,7 +18,7 @@ import time
 import torch
 
 from deepnash.nn import DeepNashNet, get_preset
-from deepnash.notation.gravon import default_archive_dir
+from deepnash.archives import default_archive_dir
 from deepnash.train.human import HumanDecisions, load_games
 from deepnash.train.pretrain import PretrainConfig, bc_update
 

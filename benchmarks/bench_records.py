@@ -1,6 +1,6 @@
 """Speed of reading and replaying Gravon records (``deepnash validate-records``'s work).
 
-Reads every record under the given paths (default: ``notation.gravon.default_archive_dir()``),
+Reads every record under the given paths (default: ``archives.default_archive_dir()``),
 then replays every Classic and Barrage game through the engine, and prints the
 seconds each step took, games per second and moves per second.  Numba compile
 time is excluded: one game is replayed first.
@@ -19,7 +19,8 @@ import json
 import time
 
 from deepnash.game import RecordError
-from deepnash.notation.gravon import default_archive_dir, read_records, record_variant, replay
+from deepnash.archives import default_archive_dir
+from deepnash.notation.gravon import read_records, record_variant, replay
 
 
 def main() -> None:

@@ -176,7 +176,7 @@ def ucc_bot(
 @app.command("validate-records")
 def validate_records(
     paths: list[str] = typer.Argument(None, help="Gravon .xml files, .zip archives or folders of them "
-                                                  "(default: $DEEPNASH_GRAVON or the nearest data/gravon folder)"),
+                                                  "(default: $DEEPNASH_GRAVON, the user data folder or the packaged games)"),
     rules: str = typer.Option("none", help="repetition rules to replay under: none, gravon, isf"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
 ) -> None:
@@ -184,11 +184,10 @@ def validate_records(
 
     Exits with status 1 when a record fails (unreadable, bad setup, illegal move).
     """
-    from .notation.gravon import default_archive_dir
     from .notation.validate import format_report, validate_records as validate
 
     try:
-        result = validate(paths or [str(default_archive_dir())], rules)
+        result = validate(paths or [_default_records()], rules)
     except (ValueError, FileNotFoundError) as e:
         raise typer.BadParameter(str(e)) from None
     typer.echo(json.dumps(result) if as_json else format_report(result))
@@ -198,17 +197,17 @@ def validate_records(
 @app.command("demo")
 def demo(
     game: int = typer.Option(0, help="which Classic or Barrage game of the archives (0 = the first)"),
-    path: str = typer.Option(None, help="Gravon records to take it from (default: $DEEPNASH_GRAVON or the nearest data/gravon folder)"),
+    path: str = typer.Option(None, help="Gravon records to take it from (default: $DEEPNASH_GRAVON, the user data folder or the packaged games)"),
 ) -> None:
     """Replay a real game from Gravon's archives and print its moves and final board."""
     from itertools import islice
 
     from .notation.board import board_diagram
-    from .notation.gravon import default_archive_dir, read_records, replay
+    from .notation.gravon import read_records, replay
 
     from .game import RecordError
 
-    source = path or default_archive_dir()
+    source = path or _default_records()
     records = (r for r in read_records(source, on_error=lambda e: None) if r.variant in ("classic", "barrage"))
     record = next(islice(records, game, None), None)
     if record is None:
@@ -220,6 +219,78 @@ def demo(
     typer.echo(f"{record.variant} game from {record.source}: {record.players[0]} (Red) v {record.players[1]} (Blue)")
     typer.echo(" ".join(f"{n}. {m}" if n % 2 else str(m) for n, m in enumerate(record.moves, start=1)))
     typer.echo(board_diagram(final))
+
+
+data_app = typer.Typer(help="Human game records: download gravon.de's monthly archives.", no_args_is_help=True)
+app.add_typer(data_app, name="data")
+
+
+@data_app.command("fetch")
+def data_fetch(
+    months: str = typer.Option(None, help="comma-separated months (2014-0 is January 2014) and ranges "
+                                          "(2013-10..2014-11); 'all': every month the manifest knows "
+                                          "(default: the 14 months the project was built on, 2013-10..2014-11)"),
+    dest: str = typer.Option(None, help="folder to write to (default: the user data folder, where commands look)"),
+    url: str = typer.Option(None, help="URL template with {year} and {month} "
+                                       "(default: $DEEPNASH_GRAVON_URL, else the manifest's public mirror)"),
+    list_only: bool = typer.Option(False, "--list", help="list the known months and which are here; download nothing"),
+) -> None:
+    """Download gravon.de's monthly archives (strados<YEAR>-<MONTH>.zip): verified, resumable, never half-written.
+
+    Each archive is checked against the size and SHA-256 in the package's manifest where it gives them,
+    and always as a zip of Gravon XML records, before it takes its final name.  An interrupted download
+    resumes on the next run.  Exits with status 1 if any month failed; each failure is named.
+    """
+    import os
+
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn, \
+        TransferSpeedColumn
+
+    from .archives import ARCHIVE_ENV, URL_ENV, fetch_month, load_manifest, parse_months, user_archive_dir
+
+    manifest = load_manifest()
+    try:
+        chosen = parse_months(months, manifest)
+    except ValueError as e:
+        raise typer.BadParameter(str(e), param_hint="--months") from None
+    folder = Path(dest) if dest else user_archive_dir()
+    template = url or os.environ.get(URL_ENV) or manifest["url"]
+    if "{year}" not in template or "{month}" not in template:
+        raise typer.BadParameter(f"{template!r} lacks {{year}} or {{month}}", param_hint="--url")
+    if list_only:
+        typer.echo(f"{'month':<8} {'size':>11}  {'checksum':<8}  here ({folder})")
+        for m in chosen:
+            entry = manifest["months"].get(str(m), {"size": None, "sha256": None})
+            size = f"{entry['size']:,}" if entry["size"] else "?"
+            typer.echo(f"{str(m):<8} {size:>11}  {'SHA-256' if entry['sha256'] else 'none':<8}  "
+                       f"{'yes' if (folder / m.filename).exists() else 'no'}")
+        return
+    typer.echo(f"fetching {len(chosen)} month(s) into {folder} from {template}")
+    columns = (TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn(),
+               TimeRemainingColumn())
+    results = []
+    with Progress(*columns, transient=True) as bar:
+        for m in chosen:
+            task = bar.add_task(m.filename, total=None)
+            results.append(fetch_month(m, folder, template, manifest["months"].get(str(m)),
+                                       progress=lambda done, total, task=task: bar.update(task, completed=done,
+                                                                                          total=total)))
+            bar.remove_task(task)
+            r = results[-1]
+            bar.console.print(f"{str(r.month):<8} {r.status:<8} {r.message}", highlight=False, soft_wrap=True)
+    failed = [r for r in results if not r.ok]
+    typer.echo(f"{len(results) - len(failed)} of {len(results)} month(s) here in {folder}"
+               + (f"; failed: {', '.join(r.month.filename for r in failed)}" if failed else ""))
+    if os.environ.get(ARCHIVE_ENV) and Path(os.environ[ARCHIVE_ENV]).resolve() != folder.resolve():
+        typer.echo(f"note: {ARCHIVE_ENV} is set, so commands read {os.environ[ARCHIVE_ENV]} before this folder")
+    raise typer.Exit(1 if failed else 0)
+
+
+def _default_records() -> str:
+    """The folder of Gravon records a command reads when given none (``archives.find_archive_dir``), said on stderr."""
+    from .archives import default_archive_dir
+
+    return str(default_archive_dir(announce=lambda line: typer.echo(line, err=True)))
 
 
 def _init_path(init: str | None, variant: str) -> str | None:
@@ -340,7 +411,7 @@ def train(
 @app.command("pretrain")
 def pretrain(
     records: list[str] = typer.Argument(None, help="Gravon .xml files, .zip archives or folders "
-                                                   "(default: $DEEPNASH_GRAVON or the nearest data/gravon folder; on --resume: the run's own)"),
+                                                   "(default: $DEEPNASH_GRAVON, the user data folder or the packaged games; on --resume: the run's own)"),
     variant: str = typer.Option("classic", help="classic, barrage"),
     preset: str = typer.Option("tiny", help="network preset: tiny, small, paper"),
     minutes: float = typer.Option(None, help="train for this many minutes"),
@@ -372,7 +443,6 @@ def pretrain(
 
     import torch
 
-    from .notation.gravon import default_archive_dir
     from .nn.checkpoint import CheckpointError
     from .train.human import load_games
     from .train.pretrain import PretrainConfig, format_metrics, pretrain as run_pretrain, resume_pretrain_config
@@ -388,7 +458,7 @@ def pretrain(
             cfg = PretrainConfig(net=preset, variant=variant, seed=seed, value_only=value_only, init=init)
             run_dir = out or _default_run_dir("pretrain__", variant, preset, seed)
         sources = tuple(str(Path(r).resolve()) for r in records) if records else \
-            (cfg.records or (str(default_archive_dir()),))
+            (cfg.records or (_default_records(),))
         cfg = replace(cfg, records=sources, **_given(
             batch_size=batch_size, learning_rate=lr, validation=validation, eval_games=eval_games,
             eval_minutes=eval_minutes, checkpoint_minutes=checkpoint_minutes, mirror=mirror, random_games=random_games))

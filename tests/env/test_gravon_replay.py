@@ -7,18 +7,17 @@ By default every second Classic/Barrage game of the first archive (about 450 gam
 """
 
 import os
-from pathlib import Path
 
 import numpy as np
-import pytest
 
+from deepnash.archives import find_archive_dir
 from deepnash.env import SetupPool, VectorEnv, move_to_actions
 from deepnash.game import RecordError
 from deepnash.notation.field import field_placements
-from deepnash.notation.gravon import ResultType, find_archive_dir, read_records
+from deepnash.notation.gravon import ResultType, read_records
 from deepnash.notation.replay import record_variant, replay
 
-ARCHIVES = sorted((find_archive_dir() or Path("no-gravon-archives")).glob("*.zip"))
+ARCHIVES = sorted(find_archive_dir().path.glob("*.zip"))  # the packaged games when nothing is configured
 
 
 def replay_through_env(record, variant):
@@ -40,7 +39,6 @@ def replay_through_env(record, variant):
 FULL = os.environ.get("DEEPNASH_ALL_GRAVON") == "1"
 
 
-@pytest.mark.skipif(not ARCHIVES, reason="Gravon archives not available")
 def test_gravon_games_replay_through_actions():
     replayed = flags = 0
     records = [r for r in read_records(ARCHIVES if FULL else ARCHIVES[:1], on_error=lambda e: None)

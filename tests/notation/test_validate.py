@@ -1,6 +1,7 @@
 """Validating records: tallies and failures on the golden files, and every shared Gravon game through the command."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -8,12 +9,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from deepnash.archives import ARCHIVE_ENV
 from deepnash.cli import app
-from deepnash.notation.gravon import find_archive_dir
 from deepnash.notation.validate import format_report, validate_records
 from notation_helpers import DATA
 
-ARCHIVES = find_archive_dir() or Path("no-gravon-archives")
+ARCHIVES = Path(os.environ.get(ARCHIVE_ENV) or "no-gravon-archives")  # the 14 shared months (CI sets it)
 
 
 def test_golden_files():

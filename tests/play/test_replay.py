@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import io
 import zipfile
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,12 +16,12 @@ from typer.testing import CliRunner
 
 from deepnash.agents import RandomAgent, play_game
 from deepnash.cli import app as cli
+from deepnash.archives import packaged_archive_dir
 from deepnash.game import get_variant
 from deepnash.game import kernels as K
 from deepnash.game.errors import RecordError
 from deepnash.notation.field import format_field
 from deepnash.notation.gravon import (
-    find_archive_dir,
     format_xml,
     parse_records,
     record_from_game,
@@ -34,8 +33,7 @@ from deepnash.play.terminal import run
 from deepnash.play.viewer import ReplaySession
 from deepnash.play.web import create_app
 
-ARCHIVE = (find_archive_dir() or Path("no-gravon-archives")) / "strados2014-0.zip"
-needs_archive = pytest.mark.skipif(not ARCHIVE.is_file(), reason=f"no Gravon archive at {ARCHIVE}")
+ARCHIVE = packaged_archive_dir() / "strados2014-0.zip"  # its Classic games are packaged
 
 
 def our_record(seed: int = 1, variant: str = "barrage"):
@@ -89,7 +87,6 @@ def test_an_illegal_move_is_named_with_the_record_and_its_number(ours):
     assert e.value.move == 5
 
 
-@needs_archive
 def test_load_record_picks_a_game_of_an_archive_by_name_or_index(tmp_path):
     by_name = load_record(ARCHIVE, "classic-2014.0-5")
     assert by_name.source == f"{ARCHIVE}:classic-2014.0-5.xml" and by_name.variant == "classic"
@@ -186,7 +183,6 @@ def test_replay_endpoint_on_our_own_record(client, ours):
     assert battles and all(b["attacker"] is not None and b["defender"] is not None for b in battles)
 
 
-@needs_archive
 def test_replay_endpoint_on_a_real_gravon_game(client):
     xml = gravon_game()
     (record,) = parse_records(xml, "classic-2014.0-5.xml")

@@ -23,7 +23,6 @@ or ``:`` (the character after ``9``) for rank 10; ``10`` is read too.  Player
 
 from __future__ import annotations
 
-import os
 import zipfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -37,9 +36,8 @@ from .record import GravonRecord, ResultType, record_from_game
 from .replay import REPETITION_RULES, UnsupportedVariantError, record_variant, replay
 
 __all__ = [
-    "REPETITION_RULES", "GravonRecord", "ResultType", "UnsupportedVariantError", "default_archive_dir", "find_archive_dir",
-    "format_xml", "gravon_square", "parse_gravon_square", "parse_records", "read_records", "record_from_game",
-    "record_variant", "replay", "write_xml",
+    "REPETITION_RULES", "GravonRecord", "ResultType", "UnsupportedVariantError", "format_xml", "gravon_square",
+    "parse_gravon_square", "parse_records", "read_records", "record_from_game", "record_variant", "replay", "write_xml",
 ]
 
 GRAVON_FILES = "ABCDEFGHIK"
@@ -166,41 +164,6 @@ def _documents(path: Path) -> Iterator[tuple[str, Callable[[], bytes]]]:
         yield str(path), path.read_bytes
     else:
         raise FileNotFoundError(f"{path}: no such file or folder")
-
-
-#: Environment variable naming the folder of Gravon archives that commands read by default.
-ARCHIVE_ENV = "DEEPNASH_GRAVON"
-
-
-def find_archive_dir(start: str | Path | None = None) -> Path | None:
-    """The folder of Gravon archives that commands read when given none, or ``None`` if there is none.
-
-    ``$DEEPNASH_GRAVON`` if set; else the nearest ``data/gravon`` folder in
-    ``start`` (default: the working directory) or one of its parents, or in a
-    folder beside one of them (a checkout next to a data checkout).
-    """
-    if os.environ.get(ARCHIVE_ENV):
-        return Path(os.environ[ARCHIVE_ENV])
-    here = Path(start or Path.cwd()).resolve()
-    for folder in (here, *here.parents):
-        for candidate in (folder / "data" / "gravon", *sorted(folder.glob("*/data/gravon"))):
-            if candidate.is_dir():
-                return candidate
-    return None
-
-
-def default_archive_dir() -> Path:
-    """``find_archive_dir()``, required.
-
-    Raises:
-        FileNotFoundError: no folder found; the message says how to give one.
-    """
-    found = find_archive_dir()
-    if found is None:
-        raise FileNotFoundError(
-            "no Gravon archives found: pass a folder of gravon.de's strados*.zip (or .xml) records, set "
-            f"{ARCHIVE_ENV} to one, or put them in a data/gravon folder here or beside this checkout")
-    return found
 
 
 # -- writing ---------------------------------------------------------------------------
