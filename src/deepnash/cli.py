@@ -421,6 +421,9 @@ def pretrain(
     device: str = typer.Option("cpu", help="cpu, cuda, cuda:1 ..."),
     batch_size: int = typer.Option(None, help="decisions per update (default 256)"),
     lr: float = typer.Option(None, help="Adam learning rate (default 1e-3)"),
+    slots: int = typer.Option(None, help="games replayed at once (default 4096)"),
+    sample: float = typer.Option(None, help="share of each game's decisions used, drawn at random (default 0.125); "
+                                            "with many --slots, keeps the value from learning games by heart"),
     validation: float = typer.Option(None, help="share of the games held out by game (default 0.05)"),
     eval_games: int = typer.Option(None, help="validation games scored per report (default 200; 0: all)"),
     eval_minutes: float = typer.Option(None, help="minutes between validation reports (default 15)"),
@@ -460,7 +463,7 @@ def pretrain(
         sources = tuple(str(Path(r).resolve()) for r in records) if records else \
             (cfg.records or (_default_records(),))
         cfg = replace(cfg, records=sources, **_given(
-            batch_size=batch_size, learning_rate=lr, validation=validation, eval_games=eval_games,
+            batch_size=batch_size, learning_rate=lr, validation=validation, eval_games=eval_games, slots=slots, sample=sample,
             eval_minutes=eval_minutes, checkpoint_minutes=checkpoint_minutes, mirror=mirror, random_games=random_games))
         skipped: Counter = Counter()
         games = load_games(list(cfg.records), cfg.variant, skipped)
@@ -484,40 +487,59 @@ def pretrain(
     typer.echo(f"agent: checkpoint:{summary['out']}")
 
 
+_VARIANT_SCORED = typer.Option("classic", help="classic, barrage: the games of that type are scored")
+_GAMES = typer.Option(0, help="score only the first N games by name (0: all)")
+_HELD_OUT = typer.Option(0.0, help="score only the games `deepnash pretrain --validation SHARE` holds out of these "
+                                   "records, e.g. 0.05 (0: every game)")
+_THREADS = typer.Option(1, help="torch CPU threads")
+_JSON = typer.Option(False, "--json", help="print one JSON object")
+
+
+def _scored(agent: str, records: list[str], variant: str, games: int, held_out: float, what: str, skipped=None):
+    """``(the agent's network, the games a scoring command scores)``: of ``records``' ``variant`` games, those
+    ``held_out`` of them (if given), the first ``games`` by name, in the order ``pretrain`` scores them.
+
+    Raises:
+        ValueError: the agent has no network (``what`` says what the command scores), or no game is left.
+    """
+    from .agents.registry import make_agent
+    from .train.human import load_games, split_games
+
+    net = getattr(make_agent(agent), "net", None)
+    if net is None:
+        raise ValueError(f"{agent!r} is not a network agent: {what}")
+    chosen = load_games(records, variant, skipped)
+    if held_out:
+        chosen = split_games(chosen, held_out)[1]
+    chosen = sorted(chosen, key=lambda g: g.key)[:games or None]
+    if not chosen:
+        raise ValueError(f"no readable {variant} games in {', '.join(records)}")
+    return net, chosen
+
+
 @app.command("move-match")
 def move_match(
     agent: str = typer.Argument(..., help="a network agent spec: shipped:classic, checkpoint:DIR ..."),
     records: list[str] = typer.Argument(..., help="Gravon .xml files, .zip archives or folders"),
-    variant: str = typer.Option("classic", help="classic, barrage: the games of that type are scored"),
-    games: int = typer.Option(0, help="score only the first N games by name (0: all)"),
-    held_out: float = typer.Option(0.0, help="score only the games `deepnash pretrain --validation SHARE` holds "
-                                             "out of these records, e.g. 0.05 (0: every game)"),
-    threads: int = typer.Option(1, help="torch CPU threads"),
-    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    variant: str = _VARIANT_SCORED,
+    games: int = _GAMES,
+    held_out: float = _HELD_OUT,
+    threads: int = _THREADS,
+    as_json: bool = _JSON,
 ) -> None:
     """Score a network agent's raw policy against the moves people played (top-1/top-3 per decision kind)."""
     from collections import Counter
 
     import torch
 
-    from .agents.registry import AgentSpecError, make_agent
+    from .agents.registry import AgentSpecError
     from .nn.checkpoint import CheckpointError
-    from .train.human import load_games, split_games
     from .train.pretrain import format_metrics, imitation_metrics
 
     torch.set_num_threads(threads)
     try:
-        player = make_agent(agent)
-        net = getattr(player, "net", None)
-        if net is None:
-            raise ValueError(f"{agent!r} is not a network agent: move-match scores a network's policy")
         skipped: Counter = Counter()
-        chosen = load_games(records, variant, skipped)
-        if held_out:
-            chosen = split_games(chosen, held_out)[1]
-        chosen = sorted(chosen, key=lambda g: g.key)[:games or None]  # the games pretrain scores, in its order
-        if not chosen:
-            raise ValueError(f"no readable {variant} games in {', '.join(records)}")
+        net, chosen = _scored(agent, records, variant, games, held_out, "move-match scores a network's policy", skipped)
         result = imitation_metrics(net, chosen, variant)
     except (AgentSpecError, CheckpointError, FileNotFoundError, ValueError) as e:
         typer.echo(f"error: {e}", err=True)
@@ -528,6 +550,44 @@ def move_match(
         return
     typer.echo(f"{agent} on {result['games']} {variant} games")
     typer.echo(format_metrics(result))
+
+
+@app.command("value-check")
+def value_check(
+    agent: str = typer.Argument(..., help="a network agent spec: shipped:classic, checkpoint:DIR ..."),
+    records: list[str] = typer.Argument(None, help="Gravon records whose decisive games are scored "
+                                                   "(default: $DEEPNASH_GRAVON, the user data folder or the packaged games)"),
+    variant: str = _VARIANT_SCORED,
+    fit: list[str] = typer.Option(None, help="records to fit the material yardstick on (repeatable; default: the "
+                                             "default records); games also scored are left out of the fit"),
+    fit_games: int = typer.Option(1500, help="fit on at most this many games (the first by name)"),
+    games: int = _GAMES,
+    held_out: float = _HELD_OUT,
+    threads: int = _THREADS,
+    as_json: bool = _JSON,
+) -> None:
+    """What a network knows about positions: its value's Brier score and log-loss by moves to the end, beside
+    a logistic fit on public material, and the public belief's log-likelihood of the true hidden types."""
+    import torch
+
+    from .agents.registry import AgentSpecError
+    from .nn.checkpoint import CheckpointError
+    from .train.human import load_games
+    from .train.value_check import format_value_check, value_check as check
+
+    torch.set_num_threads(threads)
+    try:
+        records = records or [_default_records()]
+        net, chosen = _scored(agent, records, variant, games, held_out, "value-check scores a network's value")
+        yardstick = sorted(load_games(fit or [_default_records()], variant), key=lambda g: g.key)
+        keys = {g.key for g in chosen}
+        yardstick = [g for g in yardstick if g.key not in keys][:fit_games]
+        result = check(net, chosen, variant, yardstick)
+    except (AgentSpecError, CheckpointError, FileNotFoundError, ValueError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+    result = {"agent": agent, "variant": variant, **result}
+    typer.echo(json.dumps(result) if as_json else f"{agent} on {variant}\n{format_value_check(result)}")
 
 
 @app.command("build-setup-pool")

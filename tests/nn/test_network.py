@@ -63,7 +63,8 @@ def test_parameter_count_matches_the_paper_layout(name):
     expected = pyramid_params(82, c, cfg.inner_channels, cfg.torso_outer, cfg.torso_inner)
     for extra in (0, 1, 11):  # deployment, selection, displacement heads
         expected += pyramid_params(c + extra, hc, hc, cfg.head_outer, 0) + conv_params(hc, 1, 3)
-    expected += pyramid_params(c + 11, hc, hc, 0, 0) + conv_params(hc, 1, 3) + 101
+    outputs = 1 if cfg.version == 1 else 3  # a scalar, or win/draw/loss logits
+    expected += pyramid_params(c + 11, hc, hc, 0, 0) + conv_params(hc, 1, 3) + 100 * outputs + outputs
     assert parameter_count(DeepNashNet(cfg)) == expected
 
 

@@ -220,17 +220,26 @@ class NetworkAgent:
 def load_network(path: str | Path, weights: str = "online") -> tuple[DeepNashNet, dict]:
     """The network saved in a checkpoint (run directory or checkpoint directory) and its metadata.
 
+    The network is built at the version its manifest gives (``NetConfig.from_dict``: none given is
+    version 1), so a checkpoint written before network versions existed loads as it did.
+
     Raises:
-        CheckpointError: the checkpoint is missing or corrupt.
+        CheckpointError: the checkpoint is missing or corrupt, or its weights do not fit the network
+            its manifest describes (a version mix-up among them).
         ValueError: ``weights`` names no network stored in it.
     """
-    from ..nn.checkpoint import load_checkpoint
+    from ..nn.checkpoint import CheckpointError, load_checkpoint
 
     ck = load_checkpoint(path)
     if weights not in ck.networks:
         raise ValueError(f"{ck.path}: no {weights!r} weights (stored: {', '.join(ck.networks)})")
-    net = DeepNashNet(NetConfig(**ck.meta["net"]))
-    net.load_state_dict(ck.groups[weights])
+    config = NetConfig.from_dict(ck.meta["net"])
+    net = DeepNashNet(config)
+    try:
+        net.load_state_dict(ck.groups[weights])
+    except RuntimeError as e:
+        raise CheckpointError(f"{ck.path}: its {weights!r} weights do not fit the version-{config.version} network "
+                              f"its manifest describes ({str(e).splitlines()[-1].strip()})") from None
     return net, ck.meta
 
 

@@ -19,7 +19,8 @@ import json
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import torch
@@ -279,23 +280,45 @@ def export_agent(src: str | Path, dst: str | Path, weights: str = "online") -> P
     return save_agent(dst, step, ck.groups[weights], meta)
 
 
-def starting_weights(path: str | Path, net: dict, preset: str, variant: str) -> dict[str, torch.Tensor]:
+def starting_weights(path: str | Path, net: dict, preset: str, variant: str,
+                     on_upgrade: Callable[[str], None] | None = None) -> dict[str, torch.Tensor]:
     """The ``online`` network of the checkpoint at ``path``, to start a run from (``--init``).
+
+    A version-1 network (``NetConfig.version``) of the run's shape starts a version-2 run: its torso and
+    policy heads are taken as they are and the value head, which differs, starts from the fresh weights
+    of a network built now (after the caller's ``torch.manual_seed``); ``on_upgrade`` is told so.
 
     Args:
         net: the run's network shape (``NetConfig.to_dict()``), named ``preset`` in errors.
         variant: the run's variant.
+        on_upgrade: called with one line when a version-1 network is upgraded.
 
     Raises:
         CheckpointError: the checkpoint is missing, corrupt or holds no ``online`` network.
-        ValueError: its network is not of that shape, or it was trained on another variant.
+        ValueError: its network is not of that shape (or is of a newer version than the run's), or it
+            was trained on another variant.
     """
+    from .config import NetConfig
+    from .network import DeepNashNet
+
     ck = load_checkpoint(path)
     if "online" not in ck.networks:
         raise CheckpointError(f"{ck.path}: no 'online' network to start from (stored: {', '.join(ck.networks)})")
-    if ck.meta.get("net") != net:
-        raise ValueError(f"{ck.path} holds a network of another shape than the {preset!r} preset "
-                         f"({ck.meta.get('net')}); pass the preset it was trained with")
+    theirs, ours = NetConfig.from_dict(ck.meta.get("net", {})), NetConfig.from_dict(net)
     if ck.meta.get("variant", variant) != variant:
         raise ValueError(f"{ck.path} was trained on {ck.meta['variant']}, this run plays {variant}")
-    return ck.groups["online"]
+    if replace(theirs, version=ours.version) != ours:
+        raise ValueError(f"{ck.path} holds a network of another shape than the {preset!r} preset "
+                         f"({ck.meta.get('net')}); pass the preset it was trained with")
+    weights = ck.groups["online"]
+    if theirs.version == ours.version:
+        return weights
+    if (theirs.version, ours.version) != (1, 2):
+        raise ValueError(f"{ck.path} holds a version-{theirs.version} network and this run builds version "
+                         f"{ours.version}: only a version-1 network can start a version-2 run")
+    fresh = DeepNashNet(ours).state_dict()
+    value = [k for k in fresh if k.startswith(("value_head.", "value_out."))]
+    if on_upgrade is not None:
+        on_upgrade(f"{ck.path} holds a version-1 network (scalar value head): its torso and policy heads start "
+                   "this version-2 run, and its win/draw/loss value head starts afresh")
+    return {**{k: v for k, v in weights.items() if k not in value}, **{k: fresh[k] for k in value}}

@@ -7,7 +7,11 @@ the torso's N and M; those, and all widths, are fields here.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
+
+
+#: Network versions this deepnash builds and reads, and what each one's value head is.
+NET_VERSIONS = {1: "scalar value head (squared error)", 2: "win/draw/loss value head (cross-entropy)"}
 
 
 @dataclass(frozen=True)
@@ -23,6 +27,11 @@ class NetConfig:
         head_outer: policy heads' N (paper: 1); the value head always uses N=0.
         relu_logits: apply ReLU to the policy logits as the paper states (default off:
             a ReLU on logits leaves every negative-preference action tied at 0).
+        version: the network version, which fixes the value head (``docs/network.md``):
+            1, a scalar (ReLU, then a linear map to one number), trained by squared error; 2, win,
+            draw and loss logits (no ReLU), trained by cross-entropy on the result, the scalar value
+            being P(win) - P(loss).  A configuration stored without a version is version 1
+            (``from_dict``): every checkpoint written before versions existed.
     """
 
     channels: int = 256
@@ -32,8 +41,11 @@ class NetConfig:
     head_channels: int = 256
     head_outer: int = 1
     relu_logits: bool = False
+    version: int = 2
 
     def __post_init__(self) -> None:
+        if self.version not in NET_VERSIONS:
+            raise ValueError(f"NetConfig.version must be one of {sorted(NET_VERSIONS)}, got {self.version!r}")
         for name in ("channels", "inner_channels", "head_channels"):
             if getattr(self, name) < 2:
                 raise ValueError(f"NetConfig.{name} must be at least 2, got {getattr(self, name)}")
@@ -42,8 +54,20 @@ class NetConfig:
                 raise ValueError(f"NetConfig.{name} must be non-negative, got {getattr(self, name)}")
 
     def to_dict(self) -> dict:
-        """The fields as a JSON-ready dict (``NetConfig(**d)`` reads it back)."""
+        """The fields as a JSON-ready dict (``from_dict`` reads it back)."""
         return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "NetConfig":
+        """A stored configuration; one without ``version`` is version 1 (written before versions existed).
+
+        Raises:
+            ValueError: an unknown field or version (the message names the field).
+        """
+        unknown = set(d) - {f.name for f in fields(cls)}
+        if unknown:
+            raise ValueError(f"unknown network fields {sorted(unknown)}: written by a newer deepnash?")
+        return cls(**{"version": 1, **d})
 
 
 #: Named configurations: ``paper`` has the paper's widths; ``small`` and ``tiny`` learn on a CPU.

@@ -19,6 +19,10 @@ from .pyramid import Pyramid
 OWN_MOVABLE = slice(P_PRIVATE + 1, P_PRIVATE + 11)
 NUM_ACTIONS = 100
 
+#: A version-2 value head's classes, in the order of its logits: the result for the player to move.
+WDL = ("win", "draw", "loss")
+WIN, DRAW, LOSS = range(3)
+
 #: Phase codes returned by ``phases``.
 DEPLOY, SELECT, DISPLACE = 0, 1, 2
 
@@ -60,6 +64,12 @@ class DeepNashNet(nn.Module):
     The value head's no-attack ratio is zeroed in deployment and its one-hot in
     deployment and at step 0, so one value head serves all phases.
 
+    The value head's read-out depends on ``config.version``: version 1 maps the
+    head's 100 squares through a ReLU to one number; version 2 maps them
+    linearly to win, draw and loss logits (``value_logits``), and the value is
+    P(win) - P(loss), in [-1, 1], for the player to move.  A version-2 head has no
+    ReLU to fall silent, and its cross-entropy keeps a gradient on every target.
+
     Args:
         config: widths and block counts (``NetConfig``).
     """
@@ -73,7 +83,7 @@ class DeepNashNet(nn.Module):
         self.select_head = _Head(c + 1, hc, cfg.head_outer)
         self.displace_head = _Head(c + 11, hc, cfg.head_outer)
         self.value_head = _Head(c + 11, hc, 0)
-        self.value_out = nn.Linear(NUM_ACTIONS, 1)
+        self.value_out = nn.Linear(NUM_ACTIONS, 1 if cfg.version == 1 else len(WDL))
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Run the network.
@@ -108,6 +118,18 @@ class DeepNashNet(nn.Module):
             ValueError: if ``obs`` is not ``[N, 82, 10, 10]``.
         """
         return self._value(*self._embed(obs))
+
+    def value_logits(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(policy logits float32[N, 100], value logits float32[N, 3])``: the win, draw and loss logits
+        (in ``WDL``'s order, for the player to move) of a version-2 network, for its cross-entropy.
+
+        Raises:
+            ValueError: a version-1 network (it has no such logits), or ``obs`` not ``[N, 82, 10, 10]``.
+        """
+        if self.config.version == 1:
+            raise ValueError("a version-1 network has a scalar value head: it has no win/draw/loss logits")
+        parts = self._embed(obs)
+        return self._logits(*parts), self._value_out(*parts)
 
     def train_value_only(self) -> list[torch.nn.Parameter]:
         """Freeze the torso and the policy heads (``requires_grad`` off) and return the value head's
@@ -156,11 +178,20 @@ class DeepNashNet(nn.Module):
             logits = logits.index_copy(0, rows, F.relu(out) if self.config.relu_logits else out)
         return logits
 
-    def _value(self, obs, emb, phase, no_attack, selected) -> torch.Tensor:
-        """The value head: the embedding, the no-attack ratio (0 in deployment) and the selected one-hot."""
+    def _value_out(self, obs, emb, phase, no_attack, selected) -> torch.Tensor:
+        """The value head's read-out: ``[N, 1]`` (version 1) or the win/draw/loss logits ``[N, 3]``.  Its
+        input: the embedding, the no-attack ratio (0 in deployment) and the selected one-hot."""
         play = (phase != DEPLOY).to(obs.dtype)[:, None, None, None]
-        value_in = torch.cat([emb, no_attack * play, selected], dim=1)
-        return self.value_out(F.relu(self.value_head(value_in))).squeeze(1)
+        squares = self.value_head(torch.cat([emb, no_attack * play, selected], dim=1))
+        return self.value_out(F.relu(squares) if self.config.version == 1 else squares)
+
+    def _value(self, *parts) -> torch.Tensor:
+        """``float32[N]``: the scalar value, P(win) - P(loss) for a version-2 network."""
+        out = self._value_out(*parts)
+        if self.config.version == 1:
+            return out.squeeze(1)
+        p = torch.softmax(out, dim=1)
+        return p[:, WIN] - p[:, LOSS]
 
 
 def masked_log_policy(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:

@@ -51,6 +51,9 @@ class TrainConfig:
             afresh and alone learns, from the self-play games of the frozen policy (the four networks
             then share one policy, so the reward transform is zero and v-trace's targets are the
             games' returns); the look-ahead layers and the search need such a value head.
+        net_version: the network version (``NetConfig.version``: 2, the win/draw/loss value head; 1, the
+            scalar one).  A run stored without one is version 1.  A version-1 ``init`` starts a version-2
+            run with a fresh value head (``nn.checkpoint.starting_weights``).
         rnad: the R-NaD learner's configuration (``rnad.hold_reg_iterations`` keeps the regularisation
             policies at the ``init`` network for that many iterations after the first).
     """
@@ -73,10 +76,11 @@ class TrainConfig:
     seed: int = 0
     init: str = ""
     value_only: bool = False
+    net_version: int = 2
     rnad: RNaDConfig = field(default_factory=RNaDConfig)
 
     def __post_init__(self) -> None:
-        get_preset(self.net)
+        self.net_config  # an unknown preset or version raises here
         for name in ("envs", "batch_games", "chunk", "sync_every", "queue_games"):
             if getattr(self, name) < 1:
                 raise ValueError(f"TrainConfig.{name} must be at least 1, got {getattr(self, name)}")
@@ -88,8 +92,8 @@ class TrainConfig:
 
     @property
     def net_config(self) -> NetConfig:
-        """The network's ``NetConfig``."""
-        return get_preset(self.net)
+        """The network's ``NetConfig``: the preset at ``net_version``."""
+        return replace(get_preset(self.net), version=self.net_version)
 
     def to_dict(self) -> dict:
         """JSON-ready dict; ``from_dict`` reads it back."""
@@ -97,7 +101,8 @@ class TrainConfig:
 
     @classmethod
     def from_dict(cls, d: dict) -> "TrainConfig":
-        """Inverse of ``to_dict``."""
+        """Inverse of ``to_dict``; a config stored without ``net_version`` (before versions) is version 1."""
+        d = {"net_version": 1, **d}
         r = dict(d["rnad"])
         rnad = RNaDConfig(**{**r, "schedule": ScheduleConfig(**{k: tuple(v) for k, v in r["schedule"].items()}),
                              "adam": AdamConfig(**r["adam"]), "neurd": NeuRDConfig(**r["neurd"]),

@@ -17,7 +17,11 @@ for the acting player:
 - ``action``: ``int64``, the action the replay plays (one of ``target``);
 - ``value``: ``float32``, the game's result for that player (+1 won, -1 lost,
   0 no winner), the value head's target;
-- ``phase``: ``int8``, 0 deployment, 1 selection, 2 displacement.
+- ``phase``: ``int8``, 0 deployment, 1 selection, 2 displacement;
+- ``own_types``, ``opponent_types``: ``int8[100]``, the true type (0..11) of each
+  of the acting player's pieces and of each of the opponent's, in the acting
+  player's frame, -1 where it has none: the ground truth a record gives of every
+  hidden piece, which the player's observation does not.
 
 Nothing is stored but the records' moves: observations are encoded as the
 games are replayed, a few hundred thousand decisions a second.  Records are
@@ -40,6 +44,7 @@ from ..env import VectorEnv
 from ..env.actions import deploy_order
 from ..env.planes import NUM_PLANES
 from ..game import Variant, get_variant
+from ..game import codes
 from ..game.errors import RecordError
 from ..game.kernels import M_PLY
 from ..notation.field import field_placements
@@ -155,6 +160,10 @@ class DecisionBatch:
         phase: ``int8[N]``.
         game: ``int64[N]``: the game's index in the stream's list.
         ply: ``int32[N]``: moves played before the decision (0 during deployment).
+        own_types, opponent_types: ``int8[N, 100]``: the true piece types (0..11) of the acting player
+            and of the opponent, in the acting player's frame; -1 where it has no piece.
+
+    ``obs`` has no planes (``float32[N, 0, 10, 10]``) from a stream made with ``observe=False``.
     """
 
     obs: np.ndarray
@@ -165,23 +174,26 @@ class DecisionBatch:
     phase: np.ndarray
     game: np.ndarray
     ply: np.ndarray
+    own_types: np.ndarray
+    opponent_types: np.ndarray
 
     def __len__(self) -> int:
         return len(self.action)
 
     @classmethod
-    def empty(cls, n: int) -> "DecisionBatch":
-        """Room for ``n`` decisions (contents undefined)."""
-        return cls(np.empty((n, NUM_PLANES, 10, 10), np.float32), np.empty((n, 100), bool),
+    def empty(cls, n: int, planes: int = NUM_PLANES) -> "DecisionBatch":
+        """Room for ``n`` decisions of ``planes`` observation planes (contents undefined)."""
+        return cls(np.empty((n, planes, 10, 10), np.float32), np.empty((n, 100), bool),
                    np.empty((n, 100), bool), np.empty(n, np.int64), np.empty(n, np.float32),
-                   np.empty(n, np.int8), np.empty(n, np.int64), np.empty(n, np.int32))
+                   np.empty(n, np.int8), np.empty(n, np.int64), np.empty(n, np.int32),
+                   np.empty((n, 100), np.int8), np.empty((n, 100), np.int8))
 
     def take(self, idx: np.ndarray) -> "DecisionBatch":
         """The decisions at ``idx``, copied."""
         return DecisionBatch(*(np.take(getattr(self, f), idx, axis=0) for f in _FIELDS))
 
 
-_FIELDS = ("obs", "mask", "target", "action", "value", "phase", "game", "ply")
+_FIELDS = ("obs", "mask", "target", "action", "value", "phase", "game", "ply", "own_types", "opponent_types")
 
 
 class HumanDecisions:
@@ -197,6 +209,13 @@ class HumanDecisions:
         epochs: passes over the games; ``None`` repeats forever (training).
         seed: seeds the game order, the order in which identical pieces are deployed and the buffer.
         buffer: decisions held for shuffling.
+        observe: encode observations; off, every field but ``obs`` is filled, several times faster
+            (for statistics of the positions, such as ``value_check``'s material counts).
+        sample: the share of decisions emitted, each drawn independently (1: every one).  A game's
+            decisions are strongly correlated, and they share its result: with every decision of a
+            few hundred games in flight at once, a value head learns to recognise those games rather
+            than to judge positions (training loss far below validation loss).  Many ``slots`` and a
+            small ``sample`` spread each game's decisions over many more batches among many more games.
 
     Attributes:
         skipped: ``Counter`` of games dropped where the engine refused them (``illegal_action``,
@@ -207,7 +226,8 @@ class HumanDecisions:
     """
 
     def __init__(self, games: list[HumanGame], variant: Variant | str, *, batch_size: int = 256, slots: int = 64,
-                 shuffle: bool = True, epochs: int | None = 1, seed: int = 0, buffer: int = 8192):
+                 shuffle: bool = True, epochs: int | None = 1, seed: int = 0, buffer: int = 8192,
+                 observe: bool = True, sample: float = 1.0):
         self.variant = get_variant(variant)
         for name, n in (("batch_size", batch_size), ("slots", slots), ("buffer", buffer)):
             if n < 1:
@@ -219,6 +239,10 @@ class HumanDecisions:
         self.batch_size, self.slots, self.shuffle, self.epochs = batch_size, slots, shuffle, epochs
         self.buffer = max(buffer, batch_size) if shuffle else batch_size
         self.rng = np.random.default_rng(seed)
+        self.observe = observe
+        if not 0 < sample <= 1:
+            raise ValueError(f"sample must be in (0, 1], got {sample}")
+        self.sample = sample
         self.skipped: Counter = Counter()
         self.decisions = 0
         self.games_done = 0
@@ -261,7 +285,8 @@ class HumanDecisions:
         B = self.slots
         # no repetition rule, no draw limit: the records were played that way
         v = self.variant.with_rules(max_moves=0, max_moves_without_attack=0, two_squares=False, more_squares=False)
-        env = VectorEnv(B, v, setups="learned", seed=int(self.rng.integers(2**31)), auto_reset=False)
+        env = VectorEnv(B, v, setups="learned", seed=int(self.rng.integers(2**31)), auto_reset=False,
+                        observe=self.observe and self.sample >= 1)
         order = self._game_order()
         scripts: list = [None] * B
         gid = np.full(B, -1, np.int64)
@@ -287,11 +312,11 @@ class HumanDecisions:
 
         for b in range(B):
             load(b, reset=False)
-        buf = DecisionBatch.empty(self.buffer + B)
+        buf = DecisionBatch.empty(self.buffer + B, NUM_PLANES if self.observe else 0)
         held = 0
         while (gid >= 0).any():
             live = np.flatnonzero(gid >= 0)
-            obs, mask, player = env.observe()
+            obs, mask, player = env.observe()  # obs: not written when not observing
             actions = env.random_actions().copy()  # idle slots play anything legal (or nothing, once over)
             placed = np.empty(len(live), np.int8)
             refused = []
@@ -306,24 +331,39 @@ class HumanDecisions:
                 for b in refused:
                     load(b)
                 continue
-            n, m = held, held + live.size
-            p = player[live].astype(np.int64)
-            a = actions[live]
-            np.take(obs, live, axis=0, out=buf.obs[n:m])
-            np.take(mask, live, axis=0, out=buf.mask[n:m])
+            if self.sample < 1:
+                kept = self.rng.random(live.size) < self.sample
+                emit, placed = live[kept], placed[kept]
+            else:
+                emit = live
+            n, m = held, held + emit.size
+            p = player[emit].astype(np.int64)
+            a = actions[emit]
+            if self.observe and self.sample >= 1:
+                np.take(obs, emit, axis=0, out=buf.obs[n:m])
+            elif self.observe:  # the env encodes nothing itself: only the decisions kept
+                for k, b in enumerate(emit):
+                    env.encode(b, int(p[k]), out=buf.obs[n + k])
+            np.take(mask, emit, axis=0, out=buf.mask[n:m])
             target = buf.target[n:m]
             target[:] = False
-            target[np.arange(live.size), a] = True
+            target[np.arange(emit.size), a] = True
             dep = placed >= 0
             if dep.any():
-                target[dep] = buf.mask[n:m][dep] & (types[live[dep], p[dep]] == placed[dep][:, None])
+                target[dep] = buf.mask[n:m][dep] & (types[emit[dep], p[dep]] == placed[dep][:, None])
             buf.action[n:m] = a
-            buf.value[n:m] = result[live, p]
-            buf.phase[n:m] = np.where(dep, DEPLOY, np.where(env.substep[live] == 0, SELECT, DISPLACE))
-            buf.game[n:m] = gid[live]
-            buf.ply[n:m] = env.state.meta[live, M_PLY]
+            buf.value[n:m] = result[emit, p]
+            buf.phase[n:m] = np.where(dep, DEPLOY, np.where(env.substep[emit] == 0, SELECT, DISPLACE))
+            buf.game[n:m] = gid[emit]
+            buf.ply[n:m] = env.state.meta[emit, M_PLY]
+            board = env.state.board[emit]
+            owner, kind = codes.owners(board), codes.types(board)
+            blue = p == 1  # Blue's frame is the board turned round: square s is 99 - s
+            for out, side in ((buf.own_types[n:m], p), (buf.opponent_types[n:m], 1 - p)):
+                out[:] = np.where(owner == side[:, None], kind, -1)
+                out[blue] = out[blue, ::-1]
             held = m
-            self.decisions += live.size
+            self.decisions += emit.size
             env.step(actions)
             ptr[live] += 1
             for b in live:

@@ -12,6 +12,7 @@ import hashlib
 import math
 import re
 import signal
+import sys
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -148,7 +149,8 @@ def init_networks(learner: RNaDLearner, cfg: TrainConfig) -> None:
         CheckpointError: the checkpoint is missing, corrupt or holds no ``online`` network.
         ValueError: its network is not of ``cfg.net``'s shape.
     """
-    weights = starting_weights(cfg.init, cfg.net_config.to_dict(), cfg.net, cfg.variant)
+    weights = starting_weights(cfg.init, cfg.net_config.to_dict(), cfg.net, cfg.variant,
+                               on_upgrade=lambda line: print(line, file=sys.stderr, flush=True))
     if cfg.value_only:  # a value head that says nothing may be dead (ReLUs that never fire): start it afresh
         learner.theta.load_state_dict(weights)
         learner.theta.reset_value_head()

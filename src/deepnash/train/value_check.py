@@ -1,0 +1,199 @@
+"""What a network knows about positions of human games: its value against the results, beside a
+logistic fit on public material, and the public belief's likelihood of the true hidden types.
+
+``deepnash value-check`` is this module.  Every move decision (the selection step, one per move) of the
+decisive games is a position, scored from the mover's side:
+
+- the value's probability of winning, ``(1 + v) / 2`` with ``v`` the network's scalar value (for a
+  version-2 network P(win) + P(draw) / 2), by its Brier score and log-loss against the result;
+- the same for the yardstick: a logistic regression on 13 public numbers, for each of the 12 piece
+  types the mover's pieces left less the opponent's, and the ply, fitted on other records;
+- the public belief (the observation's planes 13-24, the closed form of the paper's equation 6: the
+  marginals today's determinisation starts from) by its mean negative log-likelihood of the true type
+  of each hidden opponent piece, in nats per hidden piece.
+
+Scores are split by how many moves the position lies before the end of its game (``BUCKETS``), as
+``shared/data``'s table of what a value should beat is.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+import numpy as np
+import torch
+
+from ..env.planes import P_PUB_OPP
+from ..nn import SELECT, DeepNashNet
+from .human import HumanDecisions, HumanGame
+
+__all__ = ["BUCKETS", "PHASES", "MaterialFit", "format_value_check", "material_features", "positions", "value_check"]
+
+#: Moves before the end of the game: ``(name, lowest, highest)``, the highest not included.
+BUCKETS = (("0-10", 0, 10), ("10-30", 10, 30), ("30-80", 30, 80), ("80-200", 80, 200), ("200-end", 200, math.inf))
+#: Game phases for the belief, by moves played: ``(name, lowest, highest)``.
+PHASES = (("opening", 0, 50), ("middle", 50, 200), ("late", 200, math.inf))
+
+_EPS = 1e-6
+
+
+def material_features(own_types: np.ndarray, opponent_types: np.ndarray, ply: np.ndarray) -> np.ndarray:
+    """``float32[N, 13]``: per type 0..11, the mover's pieces less the opponent's, then the ply / 100.
+
+    Args:
+        own_types, opponent_types: ``int8[N, 100]`` (``DecisionBatch``'s).
+        ply: ``int[N]``.
+    """
+    counts = [((own_types == t).sum(1) - (opponent_types == t).sum(1)) for t in range(12)]
+    return np.stack([*counts, np.asarray(ply) / 100.0], axis=1).astype(np.float32)
+
+
+def positions(games: list[HumanGame], variant: str, net: DeepNashNet | None = None,
+              batch_size: int = 512) -> dict[str, np.ndarray]:
+    """Every move decision of the decisive ``games``, from the mover's side.
+
+    Args:
+        net: the network to score them with; ``None`` replays without observations (several times
+            faster), for a fit's training positions.
+
+    Returns:
+        ``won`` (``bool[N]``), ``game`` (``int64[N]``: its game's index in ``games``), ``to_end`` and ``ply``
+        (``int64[N]``: moves before the end of its game and moves played), ``features`` (``material_features``) and, with ``net``, ``p_win``
+        (``float64[N]``) and ``belief_nll`` / ``belief_ply`` (``float64[H]``/``int64[H]``: the public
+        belief's negative log-likelihood of each hidden opponent piece's true type, and its position's ply).
+    """
+    index = [i for i, g in enumerate(games) if g.winner >= 0]
+    decisive = [games[i] for i in index]
+    out: dict[str, list] = {k: [] for k in ("won", "game", "to_end", "ply", "features", "p_win", "belief_nll", "belief_ply")}
+    stream = HumanDecisions(decisive, variant, batch_size=batch_size, slots=64, shuffle=False,
+                            observe=net is not None)
+    lengths = np.array([len(g.moves) for g in decisive], np.int64)
+    for batch in stream:
+        keep = batch.phase == SELECT
+        if not keep.any():
+            continue
+        ply = batch.ply[keep].astype(np.int64)
+        out["won"].append(batch.value[keep] > 0)
+        out["ply"].append(ply)
+        out["game"].append(np.asarray(index, np.int64)[batch.game[keep]])
+        out["to_end"].append(lengths[batch.game[keep]] - ply)
+        out["features"].append(material_features(batch.own_types[keep], batch.opponent_types[keep], ply))
+        if net is None:
+            continue
+        obs = batch.obs[keep]
+        with torch.inference_mode():
+            value = net.value(torch.from_numpy(obs)).double().numpy()
+        out["p_win"].append((1 + np.clip(value, -1, 1)) / 2)
+        belief = obs[:, P_PUB_OPP:P_PUB_OPP + 12].reshape(len(obs), 12, 100)
+        truth = batch.opponent_types[keep]
+        rows, squares = np.nonzero(truth >= 0)
+        p = belief.transpose(0, 2, 1)[rows, squares]  # [H, 12]: each hidden piece's marginal over the types
+        hidden = p.max(1) < 1 - _EPS  # a revealed piece's plane is one-hot: nothing to guess
+        out["belief_nll"].append(-np.log(np.maximum(p[hidden, truth[rows, squares][hidden]], _EPS)))
+        out["belief_ply"].append(ply[rows][hidden])
+    return {k: np.concatenate(v) if v else np.zeros(0) for k, v in out.items()}
+
+
+class MaterialFit:
+    """The yardstick: a logistic regression of winning on ``material_features`` (L2 1e-4, L-BFGS)."""
+
+    def __init__(self, features: np.ndarray, won: np.ndarray):
+        if len(features) == 0:
+            raise ValueError("no decisive positions to fit the material yardstick on")
+        x = torch.from_numpy(np.asarray(features, np.float64))
+        y = torch.from_numpy(np.asarray(won, np.float64))
+        self.weights = torch.zeros(x.shape[1] + 1, dtype=torch.float64, requires_grad=True)
+        opt = torch.optim.LBFGS([self.weights], max_iter=200, line_search_fn="strong_wolfe")
+
+        def loss():
+            opt.zero_grad()
+            z = x @ self.weights[:-1] + self.weights[-1]
+            out = torch.nn.functional.binary_cross_entropy_with_logits(z, y) + 1e-4 * self.weights[:-1].square().sum()
+            out.backward()
+            return out
+
+        opt.step(loss)
+        self.weights = self.weights.detach()
+
+    def p_win(self, features: np.ndarray) -> np.ndarray:
+        """``float64[N]``: the fitted probability of winning."""
+        z = torch.from_numpy(np.asarray(features, np.float64)) @ self.weights[:-1] + self.weights[-1]
+        return torch.sigmoid(z).numpy()
+
+
+def _scores(p: np.ndarray, won: np.ndarray) -> tuple[float, float]:
+    q = np.clip(p, _EPS, 1 - _EPS)
+    brier = float(np.mean((p - won) ** 2))
+    log_loss = float(-np.mean(np.where(won, np.log(q), np.log(1 - q))))
+    return brier, log_loss
+
+
+def value_check(net: DeepNashNet, games: list[HumanGame], variant: str,
+                fit_games: Iterable[HumanGame]) -> dict:
+    """Score ``net``'s value and the public belief on ``games``, beside the material fit on ``fit_games``.
+
+    Returns:
+        The JSON object of ``deepnash value-check --json``: ``games``, ``decisions``, ``brier``,
+        ``log_loss``, ``material_brier``, ``material_log_loss``, ``fit_games``, ``fit_decisions``,
+        ``buckets`` (per ``BUCKETS`` name: ``n``, ``brier``, ``log_loss``, ``material_brier``,
+        ``material_log_loss``), ``belief_nll`` (``None``: no learned belief yet), ``heuristic_belief_nll``,
+        ``hidden_pieces`` and ``belief_phases`` (per ``PHASES`` name: ``n``, ``heuristic_belief_nll``).
+
+    Raises:
+        ValueError: no decisive game among ``games`` or ``fit_games``.
+    """
+    fit_games = list(fit_games)
+    seen = {g.key for g in games}
+    fit_games = [g for g in fit_games if g.key not in seen]
+    fit_at = positions(fit_games, variant)
+    fit = MaterialFit(fit_at["features"], fit_at["won"])
+    at = positions(games, variant, net)
+    if len(at["won"]) == 0:
+        raise ValueError(f"no decisive {variant} game to score among {len(games)} games")
+    material = fit.p_win(at["features"])
+    result = {"games": sum(g.winner >= 0 for g in games), "decisions": int(len(at["won"])),
+              "fit_games": sum(g.winner >= 0 for g in fit_games), "fit_decisions": int(len(fit_at["won"]))}
+    result["brier"], result["log_loss"] = _scores(at["p_win"], at["won"])
+    result["material_brier"], result["material_log_loss"] = _scores(material, at["won"])
+    result["buckets"] = {}
+    for name, lo, hi in BUCKETS:
+        s = (at["to_end"] >= lo) & (at["to_end"] < hi)
+        row = {"n": int(s.sum())}
+        if s.any():
+            row["brier"], row["log_loss"] = _scores(at["p_win"][s], at["won"][s])
+            row["material_brier"], row["material_log_loss"] = _scores(material[s], at["won"][s])
+        result["buckets"][name] = row
+    nll, ply = at["belief_nll"], at["belief_ply"]
+    result["belief_nll"] = None
+    result["heuristic_belief_nll"] = float(nll.mean()) if len(nll) else None
+    result["hidden_pieces"] = int(len(nll))
+    result["belief_phases"] = {name: {"n": int(((ply >= lo) & (ply < hi)).sum()),
+                                      "heuristic_belief_nll": float(nll[(ply >= lo) & (ply < hi)].mean())
+                                      if ((ply >= lo) & (ply < hi)).any() else None}
+                               for name, lo, hi in PHASES}
+    return result
+
+
+def format_value_check(r: dict) -> str:
+    """The report of ``value_check`` as a table."""
+    lines = [f"{r['decisions']:,} move decisions of {r['games']} decisive games; material fit on "
+             f"{r['fit_decisions']:,} decisions of {r['fit_games']} other games",
+             f"{'moves to end':<13} {'n':>8} {'Brier':>7} {'log-loss':>9} {'material':>9} {'mat. log':>9}"]
+    for name, row in [*r["buckets"].items(), ("all", {"n": r["decisions"], "brier": r["brier"],
+                                                      "log_loss": r["log_loss"], "material_brier": r["material_brier"],
+                                                      "material_log_loss": r["material_log_loss"]})]:
+        if row["n"] == 0:
+            lines.append(f"{name:<13} {0:>8}")
+            continue
+        lines.append(f"{name:<13} {row['n']:>8,} {row['brier']:>7.3f} {row['log_loss']:>9.3f} "
+                     f"{row['material_brier']:>9.3f} {row['material_log_loss']:>9.3f}")
+    lines.append("(Brier and log-loss of P(win) = (1 + value) / 2 against the result, from the mover's side; "
+                 "a constant 50% scores 0.250 and 0.693)")
+    if r["heuristic_belief_nll"] is not None:
+        phases = ", ".join(f"{k} {v['heuristic_belief_nll']:.3f}" for k, v in r["belief_phases"].items()
+                           if v["heuristic_belief_nll"] is not None)
+        learned = "no learned belief yet" if r["belief_nll"] is None else f"learned belief {r['belief_nll']:.3f}"
+        lines.append(f"public belief: {r['heuristic_belief_nll']:.3f} nats per hidden piece over "
+                     f"{r['hidden_pieces']:,} hidden pieces ({phases}); {learned}")
+    return "\n".join(lines)

@@ -1,0 +1,124 @@
+"""The value head's versions: a version-2 win/draw/loss head that keeps learning on noisy targets, old
+checkpoints that load as the version they were written at, and versions that never mix silently."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from torch.nn import functional as F
+
+from deepnash.agents.network_agent import SHIPPED_DIR, load_network
+from deepnash.env.planes import P_PRIVATE, P_PUB_OPP
+from deepnash.nn import DeepNashNet, NetConfig, get_preset
+from deepnash.nn.checkpoint import CheckpointError, load_checkpoint, save_agent, starting_weights
+from deepnash.train.config import TRAIN_PRESETS
+from deepnash.train.human import HumanDecisions, load_games
+from deepnash.train.pretrain import value_loss
+
+torch.set_num_threads(1)
+SAMPLE = Path(__file__).parents[1] / "train" / "data" / "gravon-sample.zip"  # 12 Classic games of 2014-3
+OLD = Path(__file__).parents[1] / "testtime" / "data" / "classic-network"  # written before versions existed
+
+
+def test_a_stored_configuration_without_a_version_is_version_one():
+    tiny = get_preset("tiny")
+    assert tiny.version == 2
+    old = {k: v for k, v in tiny.to_dict().items() if k != "version"}
+    assert NetConfig.from_dict(old).version == 1 and NetConfig.from_dict(tiny.to_dict()) == tiny
+    with pytest.raises(ValueError, match="version must be one of"):
+        NetConfig(version=3)
+    with pytest.raises(ValueError, match="unknown network fields"):
+        NetConfig.from_dict({**tiny.to_dict(), "wings": 2})
+
+
+@pytest.mark.parametrize("path", [OLD, SHIPPED_DIR / "classic", SHIPPED_DIR / "barrage"])
+def test_checkpoints_written_before_versions_load_as_version_one(path):
+    net, meta = load_network(path)
+    assert "version" not in meta["net"] and net.config.version == 1
+    assert tuple(net.value_out.weight.shape) == (1, 100)
+    with pytest.raises(ValueError, match="no win/draw/loss logits"):
+        net.value_logits(torch.zeros(1, 82, 10, 10))
+
+
+def test_the_scalar_value_of_version_two_is_p_win_minus_p_loss():
+    net = DeepNashNet(get_preset("tiny"))
+    obs = torch.rand(6, 82, 10, 10)
+    obs[:, 79:] = 0
+    logits, value = net(obs)
+    policy, wdl = net.value_logits(obs)
+    p = torch.softmax(wdl, dim=1)
+    assert torch.allclose(policy, logits) and torch.allclose(value, p[:, 0] - p[:, 2], atol=1e-6)
+    assert torch.allclose(net.value(obs), value)
+
+
+def test_versions_never_mix_silently(tmp_path):
+    """A version-2 network's weights under a manifest that says version 1 are refused, naming the version."""
+    net = DeepNashNet(get_preset("tiny"))
+    meta = {"net": {k: v for k, v in net.config.to_dict().items() if k != "version"}, "variant": "classic"}
+    save_agent(tmp_path / "mixed", 1, net.state_dict(), meta)
+    with pytest.raises(CheckpointError, match="do not fit the version-1 network"):
+        load_network(tmp_path / "mixed")
+
+
+def test_a_version_one_prior_starts_a_version_two_run_with_a_fresh_value_head():
+    v1 = load_checkpoint(OLD)
+    told = []
+    torch.manual_seed(0)
+    weights = starting_weights(OLD, get_preset("tiny").to_dict(), "tiny", "classic", on_upgrade=told.append)
+    net = DeepNashNet(get_preset("tiny"))
+    net.load_state_dict(weights)  # strict: every key, every shape
+    value = [k for k in weights if k.startswith(("value_head.", "value_out."))]
+    assert value and all(torch.equal(weights[k], v1.groups["online"][k]) for k in weights if k not in value)
+    assert tuple(weights["value_out.weight"].shape) == (3, 100) and len(told) == 1 and "version-1" in told[0]
+    back = {k: v for k, v in get_preset("tiny").to_dict().items()} | {"version": 1}
+    assert starting_weights(OLD, back, "tiny", "classic", on_upgrade=told.append).keys() == weights.keys()
+    assert len(told) == 1  # the same version: nothing to say
+
+
+def test_a_version_two_prior_cannot_start_a_version_one_run(tmp_path):
+    net = DeepNashNet(get_preset("tiny"))
+    save_agent(tmp_path / "v2", 1, net.state_dict(), {"net": net.config.to_dict(), "variant": "classic"})
+    with pytest.raises(ValueError, match="only a version-1 network can start a version-2 run"):
+        starting_weights(tmp_path / "v2", get_preset("tiny").to_dict() | {"version": 1}, "tiny", "classic")
+
+
+def _material(obs: np.ndarray) -> np.ndarray:
+    """Own pieces less the opponent's, from the planes (the opponent's as public-belief mass)."""
+    obs = obs.astype(np.float32)
+    return obs[:, P_PRIVATE:P_PRIVATE + 12].sum(axis=(1, 2, 3)) - obs[:, P_PUB_OPP:P_PUB_OPP + 12].sum(axis=(1, 2, 3))
+
+
+def test_a_fresh_version_two_head_keeps_learning_on_noisy_targets():
+    """Results drawn at random from the material balance (noisy, as games are), learned at the CPU presets'
+    learning rate: the values still vary (standard deviation above 0.1) and the loss falls below that of
+    the best constant predictor."""
+    games = load_games(SAMPLE, "classic")
+    batches = list(HumanDecisions(games, "classic", batch_size=256, slots=12, shuffle=True, seed=1))
+    obs = torch.from_numpy(np.concatenate([b.obs for b in batches]).astype(np.float32))
+    material = _material(obs.numpy())
+    rng = np.random.default_rng(0)
+    p_win = 1 / (1 + np.exp(-material / 1.5))
+    u = rng.random(len(obs))
+    result = torch.from_numpy(np.where(u < p_win * 0.95, 1.0, np.where(u < 0.95, -1.0, 0.0)).astype(np.float32))
+    torch.manual_seed(0)
+    net = DeepNashNet(get_preset("tiny"))
+    opt = torch.optim.Adam(net.parameters(), lr=TRAIN_PRESETS["tiny"].rnad.adam.learning_rate)
+    g = torch.Generator().manual_seed(0)
+    for _ in range(400):
+        rows = torch.randint(len(obs), (256,), generator=g)
+        loss = value_loss(net.value_logits(obs[rows])[1], result[rows])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    with torch.no_grad():
+        logits = torch.cat([net.value_logits(obs[i:i + 1024])[1] for i in range(0, len(obs), 1024)])
+        values = torch.cat([net.value(obs[i:i + 1024]) for i in range(0, len(obs), 1024)])
+    classes = (1 - result).round().long()
+    freq = torch.bincount(classes, minlength=3).float() / len(classes)
+    constant = float(F.cross_entropy(torch.log(freq).expand(len(classes), 3), classes))
+    assert float(values.std()) > 0.1
+    assert float(value_loss(logits, result)) < constant - 0.05
+    assert np.corrcoef(values.numpy(), material)[0, 1] > 0.5

@@ -1,0 +1,78 @@
+"""``deepnash value-check``: the positions it scores, cross-checked against the engine's own replay, the
+material yardstick, and the command's stable JSON."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from deepnash.archives import packaged_archive_dir
+from deepnash.notation.gravon import read_records, replay
+from deepnash.train.human import load_games
+from deepnash.train.value_check import BUCKETS, MaterialFit, positions
+
+BARRAGE = packaged_archive_dir() / "strados2014-1.zip"
+NETWORK = Path(__file__).parents[1] / "testtime" / "data" / "classic-network"  # a small Classic network
+
+
+def test_positions_count_the_material_the_engine_counts_from_the_movers_side():
+    """The slow way: replay each record through ``Game`` to the ply, count each side's pieces by type."""
+    games = [g for g in load_games(BARRAGE, "barrage") if g.winner >= 0][:6]
+    records = {f"{Path(r.source).name}#{r.game}": r for r in read_records(BARRAGE)}
+    at = positions(games, "barrage")
+    assert len(at["won"]) == sum(len(g.moves) for g in games)
+    order = np.lexsort((at["ply"], at["game"]))  # the stream interleaves its games: sort by game, then ply
+    at = {k: v[order] for k, v in at.items() if len(v) == len(order)}
+    start = 0
+    for i, g in enumerate(games):
+        n = len(g.moves)
+        assert (at["game"][start:start + n] == i).all()
+        assert np.array_equal(at["ply"][start:start + n], np.arange(n))
+        assert np.array_equal(at["to_end"][start:start + n], n - np.arange(n))
+        assert np.array_equal(at["won"][start:start + n], np.arange(n) % 2 == g.winner)
+        for ply in sorted({0, n // 3, n // 2, n - 1}):
+            game = replay(dataclasses.replace(records[g.key], moves=records[g.key].moves[:ply]))
+            mover = game.turn
+            count = np.zeros((2, 12))
+            for sq in range(100):
+                piece = game.piece_at(sq)
+                if piece is not None:
+                    count[int(piece.player != mover), int(piece.type)] += 1
+            assert np.array_equal(at["features"][start + ply, :12], count[0] - count[1]), (g.key, ply)
+            assert at["features"][start + ply, 12] == pytest.approx(ply / 100)
+        start += n
+
+
+def test_the_material_fit_learns_who_is_ahead():
+    at = positions(load_games(BARRAGE, "barrage"), "barrage")
+    fit = MaterialFit(at["features"], at["won"])
+    p = fit.p_win(at["features"])
+    late = at["to_end"] < 10
+    assert np.mean((p - at["won"]) ** 2) < 0.25 and np.mean((p[late] - at["won"][late]) ** 2) < 0.2
+    assert fit.weights[10] > 0  # a Marshal more is good for the mover
+
+
+def test_the_command_prints_the_stable_json(tmp_path):
+    command = [sys.executable, "-c", "from deepnash.cli import main; main()", "value-check",
+               f"checkpoint:{NETWORK}", str(packaged_archive_dir() / "strados2014-0.zip"), "--games", "8",
+               "--fit", str(packaged_archive_dir() / "strados2014-0.zip"), "--fit-games", "40", "--json"]
+    out = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    r = json.loads(out.stdout)
+    assert {"decisions", "brier", "log_loss", "buckets", "material_brier", "belief_nll",
+            "heuristic_belief_nll"} <= set(r)
+    assert list(r["buckets"]) == [name for name, _, _ in BUCKETS] == ["0-10", "10-30", "30-80", "80-200", "200-end"]
+    assert sum(b["n"] for b in r["buckets"].values()) == r["decisions"] > 0
+    assert all({"n", "brier", "material_brier"} <= set(b) for b in r["buckets"].values() if b["n"])
+    assert 0 <= r["brier"] <= 1 and 0 <= r["material_brier"] <= 1 and r["fit_games"] <= 40
+    assert r["belief_nll"] is None and 0.5 < r["heuristic_belief_nll"] < np.log(12)
+    text = subprocess.run(command[:-1], capture_output=True, text=True, timeout=600)
+    assert text.returncode == 0 and "public belief" in text.stdout and "200-end" in text.stdout
+    bot = subprocess.run([*command[:3], "value-check", "random", str(BARRAGE)], capture_output=True, text=True)
+    assert bot.returncode == 2 and "not a network agent" in bot.stderr
