@@ -12,7 +12,8 @@ from deepnash.game import BARRAGE, CLASSIC, Game
 from deepnash.game import kernels as K
 from deepnash.infostate.view import push_recorded
 
-BOTS = ["random", "greedy", "cautious", "montecarlo:samples=4,depth=8", "mcts:sims=16,determinizations=2"]
+BOTS = ["random", "greedy", "cautious", "montecarlo:samples=4,depth=8", "mcts:sims=16,determinizations=2", "turtle",
+        "sure"]
 
 
 @pytest.mark.parametrize("spec", BOTS)

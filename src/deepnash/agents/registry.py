@@ -68,6 +68,8 @@ _REGISTRY: dict[str, _Entry] = {}
 PROVIDERS: dict[str, str] = {
     "greedy": "deepnash.agents.heuristic",
     "cautious": "deepnash.agents.heuristic",
+    "turtle": "deepnash.agents.passive",
+    "sure": "deepnash.agents.passive",
     "montecarlo": "deepnash.agents.montecarlo",
     "mcts": "deepnash.agents.mcts",
     "ucc": "deepnash.agents.ucc",
