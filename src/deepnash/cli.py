@@ -578,9 +578,10 @@ def value_check(
 
     torch.set_num_threads(threads)
     try:
-        records = records or [_default_records()]
+        default = [] if records and fit else [_default_records()]  # found (and said) once for both
+        records, fit = records or default, fit or default
         net, chosen = _scored(agent, records, variant, games, held_out, "value-check scores a network's value")
-        yardstick = sorted(load_games(fit or [_default_records()], variant), key=lambda g: g.key)
+        yardstick = sorted(load_games(fit, variant), key=lambda g: g.key)
         keys = {g.key for g in chosen}
         yardstick = [g for g in yardstick if g.key not in keys][:fit_games]
         result = check(net, chosen, variant, yardstick)

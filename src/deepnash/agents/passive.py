@@ -39,8 +39,14 @@ class TurtleAgent(HeuristicAgent):
         dist = type_distributions(view)
         out = np.empty(len(view.legal_moves))
         for i, (f, t) in enumerate(view.legal_moves):
-            out[i] = REFUSED if view.owner[t] == 1 - view.player else self._quiet(view, dist, f, t)
+            attack = view.owner[t] == 1 - view.player
+            out[i] = self._attack(view, dist, f, t) if attack else self._quiet(view, dist, f, t)
         return out
+
+    @staticmethod
+    def _attack(view: PlayerView, dist: np.ndarray, f: int, t: int) -> float:
+        """An attack's score: the turtle makes none while it has another move."""
+        return REFUSED
 
     @staticmethod
     def _quiet(view: PlayerView, dist: np.ndarray, f: int, t: int) -> float:
@@ -56,16 +62,12 @@ class SureAgent(TurtleAgent):
 
     name = "sure"
 
-    def scores(self, view: PlayerView) -> np.ndarray:
-        dist = type_distributions(view)
-        out = np.empty(len(view.legal_moves))
-        for i, (f, t) in enumerate(view.legal_moves):
-            if view.owner[t] == 1 - view.player:
-                win = fight_odds(int(view.types[f]), dist[t])[0]
-                out[i] = 100.0 + float(dist[t] @ PIECE_VALUE) if win >= 1.0 - 1e-9 else REFUSED
-            else:
-                out[i] = self._quiet(view, dist, f, t)
-        return out
+    @staticmethod
+    def _attack(view: PlayerView, dist: np.ndarray, f: int, t: int) -> float:
+        """A certain win scores above every quiet move (the more valuable the prey, the higher); any other
+        attack is refused."""
+        win = fight_odds(int(view.types[f]), dist[t])[0]
+        return 100.0 + float(dist[t] @ PIECE_VALUE) if win >= 1.0 - 1e-9 else REFUSED
 
 
 register_agent("turtle", TurtleAgent, summary="passive: never attacks first, shuffles behind its lines")
