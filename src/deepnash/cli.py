@@ -409,38 +409,12 @@ def train(
         typer.echo(f"best evaluation so far: {summary['best_win_rate']:.0%}, kept as checkpoint:{summary['out']}/best")
 
 
-@app.command("pretrain")
-def pretrain(
-    records: list[str] = typer.Argument(None, help="Gravon .xml files, .zip archives or folders "
-                                                   "(default: $DEEPNASH_GRAVON, the user data folder or the packaged games; on --resume: the run's own)"),
-    variant: str = typer.Option("classic", help="classic, barrage"),
-    preset: str = typer.Option("tiny", help="network preset: tiny, small, paper"),
-    minutes: float = typer.Option(None, help="train for this many minutes"),
-    steps: int = typer.Option(None, help="train until this many updates in all (resumed ones count)"),
-    out: str = typer.Option(None, help="run directory (default runs/pretrain__{variant}__{preset}__{seed}__{time})"),
-    resume: str = typer.Option(None, help="continue the run in this directory from its latest checkpoint"),
-    device: str = typer.Option("cpu", help="cpu, cuda, cuda:1 ..."),
-    batch_size: int = typer.Option(None, help="decisions per update (default 256)"),
-    lr: float = typer.Option(None, help="Adam learning rate (default 1e-3)"),
-    slots: int = typer.Option(None, help="games replayed at once (default 4096)"),
-    sample: float = typer.Option(None, help="share of each game's decisions used, drawn at random (default 0.125); "
-                                            "with many --slots, keeps the value from learning games by heart"),
-    validation: float = typer.Option(None, help="share of the games held out by game (default 0.05)"),
-    eval_games: int = typer.Option(None, help="validation games scored per report (default 200; 0: all)"),
-    eval_minutes: float = typer.Option(None, help="minutes between validation reports (default 15)"),
-    checkpoint_minutes: float = typer.Option(None, help="minutes between checkpoints (default 5)"),
-    mirror: bool = typer.Option(None, help="reflect half of every batch left to right (default on)"),
-    random_games: int = typer.Option(None, help="games against the random bot before and after (default 200; 0 skips)"),
-    seed: int = typer.Option(0, help="seed of the network, the stream and the mirroring"),
-    init: str = typer.Option(None, help="start from this checkpoint's network (a run or checkpoint directory; "
-                                        "'shipped': the one shipped for --variant); --preset must be its preset"),
-    value_only: bool = typer.Option(False, help="train the value head alone (from fresh weights) on the games' "
-                                                "results; the policy stays as --init left it"),
-    threads: int = typer.Option(1, help="torch CPU threads"),
-    progress: bool = typer.Option(True, help="show the progress bar"),
-    as_json: bool = typer.Option(False, "--json", help="print one JSON summary"),
-) -> None:
-    """Behaviour cloning: teach a network the moves people played in Gravon records (an agent: checkpoint:OUT)."""
+def _records_run(train, resume_config, fresh_config, prefix: str, records: list[str] | None, out: str | None,
+                 resume: str | None, threads: int, overrides: dict, **bounds) -> dict:
+    """What ``pretrain`` and ``pretrain-belief`` share: the run's configuration (``resume_config(resume)``, or
+    ``fresh_config()`` into ``out`` or a default directory named after ``prefix``), the options given
+    (``overrides``, ``None`` for those not given), its records read, then ``train(cfg, games, run_dir,
+    resume=..., **bounds)``; its summary gets ``records_skipped``.  Any error ends the command with exit 2."""
     from collections import Counter
     from dataclasses import replace
     from pathlib import Path
@@ -449,31 +423,87 @@ def pretrain(
 
     from .nn.checkpoint import CheckpointError
     from .train.human import load_games
-    from .train.pretrain import PretrainConfig, format_metrics, pretrain as run_pretrain, resume_pretrain_config
 
     torch.set_num_threads(threads)
-    if minutes is None and steps is None:
+    if bounds["minutes"] is None and bounds["steps"] is None:
         raise typer.BadParameter("give --minutes or --steps")
     try:
         if resume:
-            cfg, run_dir = resume_pretrain_config(resume), resume
+            cfg, run_dir = resume_config(resume), resume
         else:
-            init = _init_path(init, variant)
-            cfg = PretrainConfig(net=preset, variant=variant, seed=seed, value_only=value_only, init=init)
-            run_dir = out or _default_run_dir("pretrain__", variant, preset, seed)
+            cfg = fresh_config()
+            run_dir = out or _default_run_dir(prefix, cfg.variant, cfg.net, cfg.seed)
         sources = tuple(str(Path(r).resolve()) for r in records) if records else \
             (cfg.records or (_default_records(),))
-        cfg = replace(cfg, records=sources, **_given(
-            batch_size=batch_size, learning_rate=lr, validation=validation, eval_games=eval_games, slots=slots, sample=sample,
-            eval_minutes=eval_minutes, checkpoint_minutes=checkpoint_minutes, mirror=mirror, random_games=random_games))
+        cfg = replace(cfg, records=sources, **_given(**overrides))
         skipped: Counter = Counter()
         games = load_games(list(cfg.records), cfg.variant, skipped)
-        summary = run_pretrain(cfg, games, run_dir, steps=steps, minutes=minutes, resume=bool(resume),
-                               device=device, progress=progress and not as_json)
+        summary = train(cfg, games, run_dir, resume=bool(resume), **bounds)
     except (CheckpointError, FileExistsError, FileNotFoundError, ValueError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None
     summary["records_skipped"] = dict(skipped)
+    return summary
+
+
+_RUN_RECORDS = typer.Argument(None, help="Gravon .xml files, .zip archives or folders (default: $DEEPNASH_GRAVON, "
+                                          "the user data folder or the packaged games; on --resume: the run's own)")
+_MINUTES = typer.Option(None, help="train for this many minutes")
+_STEPS = typer.Option(None, help="train until this many updates in all (resumed ones count)")
+_RESUME = typer.Option(None, help="continue the run in this directory from its latest checkpoint")
+_DEVICE = typer.Option("cpu", help="cpu, cuda, cuda:1 ...")
+_EVAL_MINUTES = typer.Option(None, help="minutes between validation reports (default 15)")
+_CHECKPOINT_MINUTES = typer.Option(None, help="minutes between checkpoints (default 5)")
+_RUN_SEED = typer.Option(0, help="seed of the network, the stream and the mirroring")
+_PROGRESS = typer.Option(True, help="show the progress bar")
+_JSON_SUMMARY = typer.Option(False, "--json", help="print one JSON summary")
+_SLOTS = typer.Option(None, help="games replayed at once (default 4096)")
+_LR = typer.Option(None, help="Adam learning rate (default 1e-3)")
+_RUN_VARIANT = typer.Option("classic", help="classic, barrage")
+
+
+@app.command("pretrain")
+def pretrain(
+    records: list[str] = _RUN_RECORDS,
+    variant: str = _RUN_VARIANT,
+    preset: str = typer.Option("tiny", help="network preset: tiny, small, paper"),
+    minutes: float = _MINUTES,
+    steps: int = _STEPS,
+    out: str = typer.Option(None, help="run directory (default runs/pretrain__{variant}__{preset}__{seed}__{time})"),
+    resume: str = _RESUME,
+    device: str = _DEVICE,
+    batch_size: int = typer.Option(None, help="decisions per update (default 256)"),
+    lr: float = _LR,
+    slots: int = _SLOTS,
+    sample: float = typer.Option(None, help="share of each game's decisions used, drawn at random (default 0.125); "
+                                            "with many --slots, keeps the value from learning games by heart"),
+    validation: float = typer.Option(None, help="share of the games held out by game (default 0.05)"),
+    eval_games: int = typer.Option(None, help="validation games scored per report (default 200; 0: all)"),
+    eval_minutes: float = _EVAL_MINUTES,
+    checkpoint_minutes: float = _CHECKPOINT_MINUTES,
+    mirror: bool = typer.Option(None, help="reflect half of every batch left to right (default on)"),
+    random_games: int = typer.Option(None, help="games against the random bot before and after (default 200; 0 skips)"),
+    seed: int = _RUN_SEED,
+    init: str = typer.Option(None, help="start from this checkpoint's network (a run or checkpoint directory; "
+                                        "'shipped': the one shipped for --variant); --preset must be its preset"),
+    value_only: bool = typer.Option(False, help="train the value head alone (from fresh weights) on the games' "
+                                                "results; the policy stays as --init left it"),
+    threads: int = typer.Option(1, help="torch CPU threads"),
+    progress: bool = _PROGRESS,
+    as_json: bool = _JSON_SUMMARY,
+) -> None:
+    """Behaviour cloning: teach a network the moves people played in Gravon records (an agent: checkpoint:OUT)."""
+    from .train.pretrain import PretrainConfig, format_metrics, pretrain as run_pretrain, resume_pretrain_config
+
+    summary = _records_run(
+        run_pretrain, resume_pretrain_config,
+        lambda: PretrainConfig(net=preset, variant=variant, seed=seed, value_only=value_only,
+                               init=_init_path(init, variant)),
+        "pretrain__", records, out, resume, threads, dict(
+            batch_size=batch_size, learning_rate=lr, validation=validation, eval_games=eval_games, slots=slots,
+            sample=sample, eval_minutes=eval_minutes, checkpoint_minutes=checkpoint_minutes, mirror=mirror,
+            random_games=random_games),
+        steps=steps, minutes=minutes, device=device, progress=progress and not as_json)
     if as_json:
         typer.echo(json.dumps(summary))
         return
@@ -486,6 +516,48 @@ def pretrain(
         typer.echo(f"vs random ({a['games']} games, raw policy): before {b['wins']}-{b['draws']}-{b['losses']} "
                    f"({b['win_rate']:.0%}), after {a['wins']}-{a['draws']}-{a['losses']} ({a['win_rate']:.0%})")
     typer.echo(f"agent: checkpoint:{summary['out']}")
+
+
+@app.command("pretrain-belief")
+def pretrain_belief(
+    records: list[str] = _RUN_RECORDS,
+    variant: str = _RUN_VARIANT,
+    preset: str = typer.Option("small", help="belief network preset: small, medium, tiny"),
+    minutes: float = _MINUTES,
+    steps: int = _STEPS,
+    out: str = typer.Option(None, help="run directory (default runs/belief__{variant}__{preset}__{seed}__{time})"),
+    resume: str = _RESUME,
+    device: str = _DEVICE,
+    batch_size: int = typer.Option(None, help="positions per update (default 256)"),
+    lr: float = _LR,
+    slots: int = _SLOTS,
+    sample: float = typer.Option(None, help="share of each game's positions used, drawn at random (default 0.125)"),
+    eval_games: int = typer.Option(None, help="validation games scored per report (default 100; 0: all)"),
+    eval_minutes: float = _EVAL_MINUTES,
+    checkpoint_minutes: float = _CHECKPOINT_MINUTES,
+    seed: int = _RUN_SEED,
+    threads: int = typer.Option(1, help="torch CPU threads"),
+    progress: bool = _PROGRESS,
+    as_json: bool = _JSON_SUMMARY,
+) -> None:
+    """Learn the belief from Gravon records: each hidden opponent piece's type, from the player's observation
+    (the search takes the run with belief=DIR)."""
+    from .train.belief import BeliefTrainConfig, format_belief_metrics, pretrain_belief as run, resume_belief_config
+
+    summary = _records_run(
+        run, resume_belief_config, lambda: BeliefTrainConfig(net=preset, variant=variant, seed=seed),
+        "belief__", records, out, resume, threads, dict(
+            batch_size=batch_size, learning_rate=lr, eval_games=eval_games, slots=slots, sample=sample,
+            eval_minutes=eval_minutes, checkpoint_minutes=checkpoint_minutes),
+        steps=steps, minutes=minutes, device=device, progress=progress and not as_json)
+    if as_json:
+        typer.echo(json.dumps(summary))
+        return
+    typer.echo(f"{summary['step']} updates, {summary['positions']:,} positions from {summary['train_games']} games "
+               f"in {summary['out']} (validation: {summary['validation_games']} games)")
+    if summary["validation"]:
+        typer.echo(format_belief_metrics(summary["validation"]))
+    typer.echo(f"search with it: shipped:{summary['variant']},belief={summary['out']}")
 
 
 _VARIANT_SCORED = typer.Option("classic", help="classic, barrage: the games of that type are scored")
@@ -562,16 +634,21 @@ def value_check(
     fit: list[str] = typer.Option(None, help="records to fit the material yardstick on (repeatable; default: the "
                                              "default records); games also scored are left out of the fit"),
     fit_games: int = typer.Option(1500, help="fit on at most this many games (the first by name)"),
+    belief: str = typer.Option(None, help="a belief network's run or checkpoint directory to score "
+                                          "(default: the one shipped for --variant, if any; 'none': no belief network)"),
     games: int = _GAMES,
     held_out: float = _HELD_OUT,
     threads: int = _THREADS,
     as_json: bool = _JSON,
 ) -> None:
     """What a network knows about positions: its value's Brier score and log-loss by moves to the end, beside
-    a logistic fit on public material, and the public belief's log-likelihood of the true hidden types."""
+    a logistic fit on public material; and the beliefs' log-likelihood of the true hidden types (a belief
+    network's, the search's heuristic sampler's, the public information's)."""
     import torch
 
+    from .agents.network_agent import SHIPPED_DIR
     from .agents.registry import AgentSpecError
+    from .nn.belief import load_belief
     from .nn.checkpoint import CheckpointError
     from .train.human import load_games
     from .train.value_check import format_value_check, value_check as check
@@ -584,11 +661,14 @@ def value_check(
         yardstick = sorted(load_games(fit, variant), key=lambda g: g.key)
         keys = {g.key for g in chosen}
         yardstick = [g for g in yardstick if g.key not in keys][:fit_games]
-        result = check(net, chosen, variant, yardstick)
+        shipped_belief = SHIPPED_DIR / variant / "belief"
+        belief = belief or (str(shipped_belief) if shipped_belief.is_dir() else "none")
+        belief_net = None if belief == "none" else load_belief(belief)[0]
+        result = check(net, chosen, variant, yardstick, belief_net)
     except (AgentSpecError, CheckpointError, FileNotFoundError, ValueError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None
-    result = {"agent": agent, "variant": variant, **result}
+    result = {"agent": agent, "variant": variant, "belief": belief, **result}
     typer.echo(json.dumps(result) if as_json else f"{agent} on {variant}\n{format_value_check(result)}")
 
 

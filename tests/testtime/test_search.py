@@ -26,6 +26,8 @@ from deepnash.infostate.determinize import load_determinization, sample_hidden
 from deepnash.infostate.observe import move_rows, observe_view
 from deepnash.infostate.view import push_recorded
 from deepnash.nn import DeepNashNet, get_preset
+from deepnash.nn.belief import BELIEF_PRESETS, BeliefNet
+from deepnash.testtime.belief import LearnedBelief
 from deepnash.testtime.search import Search, SearchConfig, draw_nearness, improve, material_difference
 from test_memory import MARSHAL_CHANCE
 from testtime_helpers import Played
@@ -60,13 +62,26 @@ def zero_values(obs: np.ndarray) -> np.ndarray:
 
 # -- the belief ---------------------------------------------------------------------------------------
 
+def random_belief_network(seed: int = 0) -> LearnedBelief:
+    """A learned belief from an untrained belief network: marginals with opinions, none of them right."""
+    torch.manual_seed(seed)
+    net = BeliefNet(BELIEF_PRESETS["tiny"]).eval()
+    with torch.no_grad():
+        net.out.weight.mul_(30.0)  # strong opinions, so that the tilt pulls hard against the counts
+    return LearnedBelief(lambda obs: net(torch.from_numpy(obs[None])).exp()[0].detach().numpy())
+
+
+LEARNED = random_belief_network()
+
+
 @settings(max_examples=30, deadline=None)
-@given(st.sampled_from([CLASSIC, BARRAGE]), st.integers(0, 10_000), st.integers(0, 300))
-def test_every_sample_agrees_with_the_public_information(variant, seed, plies):
+@given(st.sampled_from([CLASSIC, BARRAGE]), st.integers(0, 10_000), st.integers(0, 300),
+       st.sampled_from(["heuristic", "learned"]))
+def test_every_sample_agrees_with_the_public_information(variant, seed, plies, belief):
     game, history = random_position(variant, seed, plies)
     me = game.turn
     view = PlayerView.of(game, me, history)
-    search = Search(uniform_logits, zero_values)
+    search = Search(uniform_logits, zero_values, belief=LEARNED if belief == "learned" else None)
     search.reset(variant, me)
     rng = np.random.default_rng(seed)
     opp = view.owner == 1 - me
@@ -93,7 +108,7 @@ def test_the_memory_heuristic_rules_types_out_of_the_samples():
     g.push("b1-b2", "a10-a9")
     view = g.view(0)
     assert all(search.sample(view, rng)[54] != MARSHAL for _ in range(60))
-    uninformed = Search(uniform_logits, zero_values, belief=lambda v, r: sample_hidden(v, r))
+    uninformed = Search(uniform_logits, zero_values, belief=lambda v: lambda r: sample_hidden(v, r))
     assert any(uninformed.sample(view, rng)[54] == MARSHAL for _ in range(60))
 
 
@@ -213,7 +228,7 @@ def test_material_leaves_score_the_sampled_board():
         return np.full(len(obs), np.nan, np.float32)
 
     search = Search(uniform_logits, nan_values, SearchConfig(samples=2, depth=0, candidates=len(view.legal_moves), rounds=1,
-                                      leaf="material"), belief=lambda v, rng: truth)
+                                      leaf="material"), belief=lambda v: lambda rng: truth)
     search.reset(BARRAGE, 0)
     q = search.run(view, {m: 1 / len(view.legal_moves) for m in view.legal_moves}, np.random.default_rng(0)).q
     capture = Move.parse("e2-e3")
@@ -246,7 +261,7 @@ def test_progress_leaves_discount_a_lead_as_the_draw_nears():
     q = {}
     for leaf in ("material", "progress"):
         search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=0, candidates=len(view.legal_moves), rounds=1,
-                                                  leaf=leaf), belief=lambda v, rng: truth)
+                                                  leaf=leaf), belief=lambda v: lambda rng: truth)
         search.reset(BARRAGE, 0)
         q[leaf] = search.run(view, {m: 1 / len(view.legal_moves) for m in view.legal_moves},
                              np.random.default_rng(0)).q
@@ -269,7 +284,7 @@ def test_gain_leaves_score_what_the_line_wins_however_far_ahead():
         q = {}
         for leaf in ("material", "gain"):
             search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=0, candidates=len(view.legal_moves),
-                                                      rounds=1, leaf=leaf), belief=lambda v, rng: truth)
+                                                      rounds=1, leaf=leaf), belief=lambda v: lambda rng: truth)
             search.reset(BARRAGE, 0)
             q[leaf] = search.run(view, {m: 1 / len(view.legal_moves) for m in view.legal_moves},
                                  np.random.default_rng(0)).q

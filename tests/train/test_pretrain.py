@@ -107,7 +107,8 @@ def test_every_value_target_is_the_result_from_the_movers_side(variant):
 
 def test_a_sampled_stream_emits_a_share_of_the_same_decisions(classic):
     """``sample``: about that share of the decisions, each one exactly as the full stream emits it (the
-    observations encoded one by one then equal the kernel's batch encoding)."""
+    observations encoded one by one then equal the kernel's batch encoding); ``phases``: those of the
+    phases asked for, all of them."""
     def by_key(stream):
         out = {}
         for x in stream:
@@ -124,6 +125,12 @@ def test_a_sampled_stream_emits_a_share_of_the_same_decisions(classic):
         assert np.array_equal(target, full[key][2]) and np.array_equal(truth, full[key][3])
     with pytest.raises(ValueError, match="sample must be in"):
         HumanDecisions(classic, "classic", sample=0.0)
+    selections, stream = by_key(HumanDecisions(classic, "classic", batch_size=64, slots=7, phases=(SELECT,)))
+    assert set(selections) == {k for k in full if k[2] == SELECT} and stream.games_done == len(classic)
+    for key, (obs, value, target, truth) in selections.items():
+        assert np.array_equal(obs, full[key][0]) and np.array_equal(target, full[key][2])
+    with pytest.raises(ValueError, match="phases must be"):
+        HumanDecisions(classic, "classic", phases=())
 
 
 def test_deployment_targets_are_the_recorded_setup(classic):

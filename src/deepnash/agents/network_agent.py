@@ -28,7 +28,8 @@ from ..infostate.observe import observe_deployment, observe_view
 from ..infostate.view import PlayerView
 from ..nn import DeepNashNet, NetConfig, masked_log_policy
 from ..testtime import DecisionLog, LayerEffect, TestTimeConfig, TestTimeLayer, TurnPlan
-from ..testtime.search import Search, SearchConfig
+from ..testtime.belief import LearnedBelief
+from ..testtime.search import Belief, Search, SearchConfig
 from .base import check_setup_source, draw_setup
 from .registry import AgentSpecError, register_agent
 
@@ -55,6 +56,8 @@ class NetworkAgent:
             (eagerness, memory) and the removal of pointless threats still apply, value bounds,
             thresholding and discretisation do not (the search looks further).  Deployment is
             unchanged.  ``None``: no search.
+        belief: the search's sampler of hidden states (``testtime.search.Belief``, e.g. ``learned_belief``);
+            ``None``: the heuristic one.
 
     Attributes:
         on_decision: called with each decision's ``testtime.DecisionLog`` (for ``--explain``), if set.
@@ -63,7 +66,7 @@ class NetworkAgent:
 
     def __init__(self, net: DeepNashNet, greedy: bool = False, name: str = "network",
                  testtime: TestTimeConfig | None = None, search: SearchConfig | None = None,
-                 setup: str = "own"):
+                 setup: str = "own", belief: Belief | None = None):
         self.net = net.eval()
         self.setup = check_setup_source(setup)
         self.greedy = greedy
@@ -72,7 +75,7 @@ class NetworkAgent:
         self.testtime = None if testtime is None else TestTimeLayer(testtime, self._values)
         self.on_decision = None
         self._gen = torch.Generator().manual_seed(0)
-        self.search = None if search is None else Search(self._logits, self._values, search)
+        self.search = None if search is None else Search(self._logits, self._values, search, belief=belief)
         self._rng = np.random.default_rng(0)
         self._variant: Variant | None = None
         self._player = 0
@@ -243,14 +246,45 @@ def load_network(path: str | Path, weights: str = "online") -> tuple[DeepNashNet
     return net, ck.meta
 
 
+def learned_belief(source: str, variant: str) -> Belief | None:
+    """The search's belief named by ``SearchConfig.belief``: ``None`` for ``heuristic``; for ``learned`` the
+    belief network shipped for ``variant`` (``deepnash/data/shipped/<variant>/belief``); otherwise the belief
+    network in the run or checkpoint directory ``source``.
+
+    Raises:
+        AgentSpecError: ``learned`` and no belief network is shipped for ``variant``.
+        CheckpointError: ``source`` holds no readable belief network.
+    """
+    from ..nn.belief import load_belief
+
+    if source == "heuristic":
+        return None
+    if source == "learned":
+        path = SHIPPED_DIR / variant / "belief"
+        if not path.is_dir():
+            raise AgentSpecError(f"belief=learned: no belief network shipped for {variant!r}; "
+                                 "give a belief network's directory (deepnash pretrain-belief) or belief=heuristic")
+        source = str(path)
+    net, _ = load_belief(source)
+
+    @torch.inference_mode()
+    def marginals(obs: np.ndarray) -> np.ndarray:
+        return net(torch.from_numpy(obs[None])).exp()[0].numpy()
+
+    return LearnedBelief(marginals)
+
+
 def from_checkpoint(path: str, weights: str = "online", greedy: bool = False, search: bool = False,
                     setup: str = "own", testtime: TestTimeConfig = TestTimeConfig(),
                     search_config: SearchConfig = SearchConfig()) -> NetworkAgent:
     """Agent spec ``checkpoint:DIR``: the ``weights`` network of a run or checkpoint directory, with the
     test-time layers (every ``TestTimeConfig`` field is an option: ``value_bounds=off``, ``eps_vb=0.1``...;
-    ``docs/test-time.md``) and, with ``search=on``, the search (every ``SearchConfig`` field: ``seconds=2``...)."""
-    return NetworkAgent(load_network(path, weights)[0], greedy=greedy, testtime=testtime,
-                        search=search_config if search else None, setup=setup)
+    ``docs/test-time.md``) and, with ``search=on``, the search (every ``SearchConfig`` field: ``seconds=2``...;
+    ``belief=learned`` samples from the belief network shipped for the checkpoint's variant)."""
+    net, meta = load_network(path, weights)
+    belief = learned_belief(search_config.belief, meta.get("variant", "classic")) if search else None
+    return NetworkAgent(net, greedy=greedy, testtime=testtime, search=search_config if search else None,
+                        setup=setup, belief=belief)
 
 
 def shipped(variant: str = SHIPPED_VARIANT, greedy: bool = False, search: bool = False, setup: str = "human",

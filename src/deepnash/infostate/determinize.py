@@ -27,14 +27,17 @@ from .view import MoveRecord, PlayerView
 
 
 def sample_hidden(view: PlayerView, rng: np.random.Generator, weights: np.ndarray | None = None,
-                  exclude: np.ndarray | None = None) -> np.ndarray:
+                  exclude: np.ndarray | None = None, tilt_moved: bool = False) -> np.ndarray:
     """``int8[100]``: a type for every opponent piece (revealed ones keep theirs), -1 elsewhere.
 
     Args:
         view: the player's view.
         rng: the random generator.
         weights: optional ``float[100, 12]`` positive weights of each type on each square,
-            applied to unmoved pieces (e.g. ``setup_stats.deployment_weights``).
+            applied to unmoved pieces (e.g. ``setup_stats.deployment_weights``), and with
+            ``tilt_moved`` to moved ones too (a learned belief's, ``testtime.belief``).  Each square draws
+            with probability proportional to the unrevealed pieces left of each type times its weight,
+            so weights of (wanted marginals) / (public marginals) draw close to the wanted marginals.
         exclude: optional ``bool[100, 12]``: types taken to be impossible on each square (e.g. the
             memory heuristic's eliminations).  Squares with exclusions draw first within their
             group (moved, then unmoved pieces); soft: a square whose remaining types are all
@@ -61,7 +64,7 @@ def sample_hidden(view: PlayerView, rng: np.random.Generator, weights: np.ndarra
             squares = squares[np.argsort(~exclude[squares].any(axis=1), kind="stable")]
         for sq in squares:
             p = np.where(allowed, left, 0.0)
-            if weights is not None and not view.moved[sq]:
+            if weights is not None and (tilt_moved or not view.moved[sq]):
                 p = p * weights[sq]  # setup statistics speak of pieces still where they were deployed
             if exclude is not None and exclude[sq].any():
                 kept = np.where(exclude[sq], 0.0, p)

@@ -45,8 +45,12 @@ from .value_bounds import ValueFn
 #: ``obs float32[N, 82, 10, 10] -> logits float32[N, 100]``: the network's policy heads (the rollouts).
 LogitsFn = Callable[[np.ndarray], np.ndarray]
 
-#: ``(view, rng) -> int8[100]``: a type for every opponent piece (``sample_hidden``'s contract).
-Belief = Callable[[PlayerView, np.random.Generator], np.ndarray]
+#: ``view -> (rng -> int8[100])``: for one position, a sampler of a type for every opponent piece
+#: (``sample_hidden``'s contract); the work that serves every draw is done once (``testtime.belief``).
+Belief = Callable[[PlayerView], Callable[[np.random.Generator], np.ndarray]]
+
+#: Where the search's samples come from (``SearchConfig.belief``), besides a belief network's directory.
+BELIEF_SOURCES = ("heuristic", "learned")
 
 
 #: How the search scores a leaf that is not the end of the game (``SearchConfig.leaf``).
@@ -77,6 +81,10 @@ class SearchConfig:
             so that a Marshal lost costs as much far ahead or far behind as level.
         rollout_threshold: the rollout policies drop actions below this probability and renormalise, as
             the test-time layer's thresholding does for the agent's own play (0: the raw policy).
+        belief: where the samples come from: ``heuristic``, the public information tilted by human
+            setup statistics, less the memory heuristic's eliminations; ``learned``, the belief network
+            shipped for the variant (``testtime.belief``); or the directory of a belief network's run
+            or checkpoint (``deepnash pretrain-belief``).  The agent resolves it (``agents.network_agent``).
     """
 
     samples: int = 8
@@ -88,6 +96,7 @@ class SearchConfig:
     tau: float = 0.0
     rollout_threshold: float = 0.03
     leaf: str = "value"
+    belief: str = "heuristic"
 
     def __post_init__(self) -> None:
         for name in ("samples", "candidates"):
@@ -97,6 +106,8 @@ class SearchConfig:
             raise ValueError(f"search depth and rounds must be >= 0, got {self.depth} and {self.rounds}")
         if self.leaf not in LEAVES:
             raise ValueError(f"search leaf {self.leaf!r}: choose one of {', '.join(LEAVES)}")
+        if not self.belief:
+            raise ValueError(f"search belief: choose {', '.join(BELIEF_SOURCES)} or a belief network's directory")
         if not 0 <= self.rollout_threshold < 1:
             raise ValueError(f"search rollout_threshold must be in [0, 1), got {self.rollout_threshold}")
         if not self.seconds > 0 or not self.alpha >= 0 or not self.tau >= 0:
@@ -158,8 +169,8 @@ class Search:
         value_fn: the value head (``value_bounds.ValueFn``), called on the unfinished leaves with
             ``leaf="value"``.
         config: the settings.
-        belief: the sampler of hidden states; ``None``: ``sample_hidden`` with the human setup
-            statistics of the variant and the memory heuristic's eliminations.
+        belief: the sampler of hidden states (``Belief``); ``None``: ``sample_hidden`` with the human
+            setup statistics of the variant and the memory heuristic's eliminations.
         clock: seconds, for the budget (default ``time.perf_counter``; tests pass a fake).
     """
 
@@ -184,7 +195,7 @@ class Search:
     def _sampler(self, view: PlayerView) -> Callable[[np.random.Generator], np.ndarray]:
         """Draws of hidden states for ``view``, with what they need from the game so far worked out once."""
         if self._belief is not None:
-            return lambda rng: self._belief(view, rng)
+            return self._belief(view)
         exclude = self._ruled_out(view)
         return lambda rng: sample_hidden(view, rng, self._weights, exclude=exclude)
 

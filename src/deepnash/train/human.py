@@ -217,6 +217,9 @@ class HumanDecisions:
             few hundred games in flight at once, a value head learns to recognise those games rather
             than to judge positions (training loss far below validation loss).  Many ``slots`` and a
             small ``sample`` spread each game's decisions over many more batches among many more games.
+        phases: the phases emitted (``DEPLOY``, ``SELECT``, ``DISPLACE``; default all); the others are
+            replayed but neither encoded nor emitted (``value_check`` and the belief want one position
+            per move: ``(SELECT,)``).
 
     Attributes:
         skipped: ``Counter`` of games dropped where the engine refused them (``illegal_action``,
@@ -228,7 +231,7 @@ class HumanDecisions:
 
     def __init__(self, games: list[HumanGame], variant: Variant | str, *, batch_size: int = 256, slots: int = 64,
                  shuffle: bool = True, epochs: int | None = 1, seed: int = 0, buffer: int = 8192,
-                 observe: bool = True, sample: float = 1.0):
+                 observe: bool = True, sample: float = 1.0, phases: Iterable[int] = (DEPLOY, SELECT, DISPLACE)):
         self.variant = get_variant(variant)
         for name, n in (("batch_size", batch_size), ("slots", slots), ("buffer", buffer)):
             if n < 1:
@@ -244,6 +247,11 @@ class HumanDecisions:
         if not 0 < sample <= 1:
             raise ValueError(f"sample must be in (0, 1], got {sample}")
         self.sample = sample
+        self.phases = np.zeros(3, bool)
+        wanted = list(phases)
+        if not wanted or not set(wanted) <= {DEPLOY, SELECT, DISPLACE}:
+            raise ValueError(f"phases must be a non-empty subset of {DEPLOY, SELECT, DISPLACE}, got {wanted}")
+        self.phases[wanted] = True
         self.skipped: Counter = Counter()
         self.decisions = 0
         self.games_done = 0
@@ -286,8 +294,9 @@ class HumanDecisions:
         B = self.slots
         # no repetition rule, no draw limit: the records were played that way
         v = self.variant.with_rules(max_moves=0, max_moves_without_attack=0, two_squares=False, more_squares=False)
+        every = self.sample >= 1 and self.phases.all()  # the env may encode every slot itself
         env = VectorEnv(B, v, setups="learned", seed=int(self.rng.integers(2**31)), auto_reset=False,
-                        observe=self.observe and self.sample >= 1)
+                        observe=self.observe and every)
         order = self._game_order()
         scripts: list = [None] * B
         gid = np.full(B, -1, np.int64)
@@ -332,15 +341,15 @@ class HumanDecisions:
                 for b in refused:
                     load(b)
                 continue
+            phase = np.where(placed >= 0, DEPLOY, np.where(env.substep[live] == 0, SELECT, DISPLACE))
+            kept = self.phases[phase]
             if self.sample < 1:
-                kept = self.rng.random(live.size) < self.sample
-                emit, placed = live[kept], placed[kept]
-            else:
-                emit = live
+                kept &= self.rng.random(live.size) < self.sample
+            emit, placed, phase = live[kept], placed[kept], phase[kept]
             n, m = held, held + emit.size
             p = player[emit].astype(np.int64)
             a = actions[emit]
-            if self.observe and self.sample >= 1:
+            if self.observe and every:
                 np.take(obs, emit, axis=0, out=buf.obs[n:m])
             elif self.observe:  # the env encodes nothing itself: only the decisions kept
                 for k, b in enumerate(emit):
@@ -354,7 +363,7 @@ class HumanDecisions:
                 target[dep] = buf.mask[n:m][dep] & (types[emit[dep], p[dep]] == placed[dep][:, None])
             buf.action[n:m] = a
             buf.value[n:m] = result[emit, p]
-            buf.phase[n:m] = np.where(dep, DEPLOY, np.where(env.substep[emit] == 0, SELECT, DISPLACE))
+            buf.phase[n:m] = phase
             buf.game[n:m] = gid[emit]
             buf.ply[n:m] = env.state.meta[emit, M_PLY]
             board = env.state.board[emit]

@@ -17,10 +17,8 @@ written atomically as ``deepnash train`` writes them.
 from __future__ import annotations
 
 import math
-import signal
 import sys
-import time
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -29,45 +27,26 @@ from torch.nn import functional as F
 
 from .. import __version__
 from ..nn import DeepNashNet, NetConfig, get_preset, masked_log_policy
-from ..nn.checkpoint import (
-    CheckpointError, join_tensors, load_checkpoint, save_checkpoint, split_tensors, starting_weights,
-)
+from ..nn.checkpoint import starting_weights
 from .evaluate import versus_random
-from .human import DISPLACE, PHASE_NAMES, SELECT, DecisionBatch, HumanDecisions, HumanGame, split_games
+from .human import DISPLACE, PHASE_NAMES, SELECT, DecisionBatch, HumanDecisions, HumanGame
 from .logs import RunLog
+from .supervised import RecordsRunConfig, RunCounters, load_run, restore_run, run_updates, save_run, split_run
 
 #: Bins of the value head's calibration table (predicted probability of winning).
 CALIBRATION_BINS = 10
 
 
 @dataclass(frozen=True)
-class PretrainConfig:
-    """A behaviour-cloning run.
+class PretrainConfig(RecordsRunConfig):
+    """A behaviour-cloning run: the fields of ``RecordsRunConfig`` (a run stored before ``slots`` and
+    ``sample`` existed used 512 slots and every decision) and these.
 
     Attributes:
         net: network preset (``nn.PRESETS``).
-        variant: ``"classic"`` or ``"barrage"``.
-        batch_size: decisions per update.
-        learning_rate: Adam's step size.
         value_weight: weight of the value loss beside the policy loss.
-        validation: share of the games held out for validation (split by game, ``human.split_games``).
-        slots: games replayed at once by the stream (more slots: fewer decisions of one game per shuffled buffer).
-        buffer: decisions shuffled together.
-        sample: the share of each game's decisions the stream emits (``HumanDecisions``): with many
-            ``slots``, a small share keeps the value head from learning the games in flight by heart.
-            Refitting the shipped Classic network's value head for 6 minutes (``--value-only``), 512
-            slots and every decision end at a validation Brier of 0.307 (training cross-entropy 0.27:
-            the games in flight learnt by heart), 4,096 slots and an eighth of them at 0.213.
-            A run stored before these fields existed used 512 slots and every decision.
-        mirror: reflect half of every batch left to right.
-        checkpoint_minutes: wall-clock minutes between checkpoints.
-        eval_minutes: wall-clock minutes between validation reports.
-        eval_games: validation games scored in each report (0: all of them).
         random_games: games against the uniformly random bot (raw policy, sampled; ``evaluate.versus_random``)
             played when the run starts and when it ends, to show what the run changed (0: none).
-        seed: seeds the network, the stream and the mirroring.
-        records: the Gravon files, zips or folders the run learns from (absolute paths; a resumed run
-            reads them again, so its split is the same).
         init: start from the online network of this checkpoint (a run or checkpoint directory, or
             ``shipped/<variant>``'s) instead of random weights; its network must be the preset's.
         value_only: train the value head alone on the games' results, the torso and the policy
@@ -79,44 +58,22 @@ class PretrainConfig:
     """
 
     net: str = "tiny"
-    variant: str = "classic"
-    batch_size: int = 256
-    learning_rate: float = 1e-3
     value_weight: float = 0.5
-    validation: float = 0.05
-    slots: int = 4096
-    buffer: int = 16384
-    sample: float = 0.125
-    mirror: bool = True
-    checkpoint_minutes: float = 5.0
-    eval_minutes: float = 15.0
-    eval_games: int = 200
     random_games: int = 200
-    seed: int = 0
-    records: tuple[str, ...] = ()
     init: str | None = None
     value_only: bool = False
     net_version: int = 2
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         self.net_config  # an unknown preset or version raises here
-        for name in ("batch_size", "slots", "buffer"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"PretrainConfig.{name} must be at least 1, got {getattr(self, name)}")
-        if not 0 < self.sample <= 1:
-            raise ValueError(f"PretrainConfig.sample must be in (0, 1], got {self.sample}")
-        if min(self.eval_games, self.random_games) < 0 or self.learning_rate <= 0 or self.value_weight < 0:
-            raise ValueError("PretrainConfig: eval_games, random_games and value_weight must be >= 0, "
-                             "learning_rate > 0")
+        if self.random_games < 0 or self.value_weight < 0:
+            raise ValueError("PretrainConfig: random_games and value_weight must be >= 0")
 
     @property
     def net_config(self) -> NetConfig:
         """The network's ``NetConfig``: the preset at ``net_version``."""
         return replace(get_preset(self.net), version=self.net_version)
-
-    def to_dict(self) -> dict:
-        """JSON-ready dict (``resume_pretrain_config`` reads it back from a run)."""
-        return asdict(self)
 
 
 def trained_parameters(net: DeepNashNet, cfg: PretrainConfig) -> list[torch.nn.Parameter]:
@@ -273,25 +230,15 @@ def format_metrics(r: dict) -> str:
     return "\n".join(lines)
 
 
-@dataclass
-class PretrainCounters:
-    """Totals over the whole run, carried across resumes."""
-
-    step: int = 0
-    decisions: int = 0
-    seconds: float = 0.0
+def _counters(counters: RunCounters) -> dict:
+    """The counters as a pretraining checkpoint stores them (``items`` are decisions)."""
+    return {"step": counters.step, "decisions": counters.items, "seconds": counters.seconds}
 
 
-def _save(out: Path, net: DeepNashNet, opt: torch.optim.Optimizer, cfg: PretrainConfig, counters: PretrainCounters,
-          evaluation: dict | None) -> Path:
-    opt_tensors, opt_skeleton = split_tensors(opt.state_dict())
+def _meta(cfg: PretrainConfig, counters: RunCounters, evaluation: dict | None) -> dict:
     meta = {"deepnash_version": __version__, "kind": "pretrain", "config": cfg.to_dict(),
-            "net": cfg.net_config.to_dict(), "variant": cfg.variant, "counters": vars(counters).copy(),
-            "optimizer": opt_skeleton}
-    if evaluation is not None:
-        meta["evaluation"] = evaluation
-    return save_checkpoint(out, counters.step, {"online": net.state_dict(), "optimizer": opt_tensors,
-                                                "rng": {"torch": torch.get_rng_state()}}, meta)
+            "net": cfg.net_config.to_dict(), "variant": cfg.variant, "counters": _counters(counters)}
+    return meta if evaluation is None else {**meta, "evaluation": evaluation}
 
 
 def resume_pretrain_config(path: str | Path) -> PretrainConfig:
@@ -300,20 +247,8 @@ def resume_pretrain_config(path: str | Path) -> PretrainConfig:
     Raises:
         CheckpointError: no valid checkpoint there, or not one of ``deepnash pretrain``.
     """
-    stored = _load_pretrain(path).meta["config"]
+    stored = load_run(path, "pretrain", "pretrain").meta["config"]
     return PretrainConfig(**{"net_version": 1, "sample": 1.0, **stored})  # a run from before these fields
-
-
-def _load_pretrain(path: str | Path):
-    """The latest checkpoint of the behaviour-cloning run at ``path``.
-
-    Raises:
-        CheckpointError: no valid checkpoint there, or not one of ``deepnash pretrain``.
-    """
-    ck = load_checkpoint(path)
-    if ck.meta.get("kind") != "pretrain":
-        raise CheckpointError(f"{ck.path}: not a deepnash pretrain checkpoint")
-    return ck
 
 
 def pretrain(cfg: PretrainConfig, games: list[HumanGame], out: str | Path, *, steps: int | None = None,
@@ -342,15 +277,7 @@ def pretrain(cfg: PretrainConfig, games: list[HumanGame], out: str | Path, *, st
         FileExistsError: a fresh run into a directory that holds checkpoints.
         CheckpointError: ``resume`` and the checkpoint is missing, corrupt or not a pretraining one.
     """
-    if steps is None and minutes is None:
-        raise ValueError("give steps or minutes (or both) to bound the run")
-    out = Path(out)
-    if not resume and (out / "latest").exists():
-        raise FileExistsError(f"{out} already holds a run; resume it with --resume {out}")
-    train_games, val_games = split_games(games, cfg.validation)
-    if not train_games:
-        raise ValueError(f"no {cfg.variant} training games among {len(games)} games")
-    val_games = sorted(val_games, key=lambda g: g.key)[:cfg.eval_games or None]
+    out, train_games, val_games = split_run(cfg, games, out, steps, minutes, resume)
     dev = torch.device(device)
     torch.manual_seed(cfg.seed)
     net = DeepNashNet(cfg.net_config).to(dev)
@@ -360,13 +287,10 @@ def pretrain(cfg: PretrainConfig, games: list[HumanGame], out: str | Path, *, st
         if cfg.value_only:  # a value head that says nothing may be dead (ReLUs that never fire): start it afresh
             net.reset_value_head()
     opt = torch.optim.Adam(trained_parameters(net, cfg), lr=cfg.learning_rate)
-    counters = PretrainCounters()
+    counters = RunCounters()
     if resume:
-        ck = _load_pretrain(out)
-        net.load_state_dict(ck.groups["online"])
-        opt.load_state_dict(join_tensors(ck.meta["optimizer"], ck.groups["optimizer"]))
-        counters = PretrainCounters(**ck.meta["counters"])
-        torch.set_rng_state(ck.groups["rng"]["torch"])
+        stored = restore_run(load_run(out, "pretrain", "pretrain"), net, opt)
+        counters = RunCounters(stored["step"], stored["decisions"], stored["seconds"])
     source = HumanDecisions(train_games, cfg.variant, batch_size=cfg.batch_size, slots=cfg.slots,
                             buffer=cfg.buffer, epochs=None, seed=cfg.seed + 7919 * counters.step,
                             sample=cfg.sample)
@@ -375,53 +299,27 @@ def pretrain(cfg: PretrainConfig, games: list[HumanGame], out: str | Path, *, st
     if cfg.random_games:
         vs_random["before"] = versus_random(net, cfg.variant, cfg.random_games, seed=cfg.seed)
     runlog = RunLog(out, steps, counters.step, progress=progress, label="pretrain")
-    stop_requested: list[bool] = []
-    old = signal.signal(signal.SIGTERM, lambda *_: stop_requested.append(True))
-    start = last_ckpt = last_eval = time.monotonic()
-    step0, decisions0 = counters.step, counters.decisions
-    losses = {"policy": math.nan, "value": math.nan}
-    evaluation = None
+
+    def update() -> tuple[int, dict[str, float]]:
+        batch = next(stream)
+        return len(batch), bc_update(net, opt, batch, cfg, dev)
+
     net.train()
-    try:
-        while not ((steps is not None and counters.step >= steps)
-                   or (minutes is not None and time.monotonic() - start >= 60 * minutes) or stop_requested):
-            batch = next(stream)
-            losses = bc_update(net, opt, batch, cfg, dev)
-            if not all(math.isfinite(v) for v in losses.values()):
-                raise FloatingPointError(f"non-finite loss at step {counters.step}: {losses}")
-            counters.step += 1
-            counters.decisions += len(batch)
-            now = time.monotonic()
-            rate = (counters.decisions - decisions0) / max(now - start, 1e-9)
-            runlog.scalars(counters.step, {"losses/policy": losses["policy"], "losses/value": losses["value"],
-                                           "charts/decisions_per_s": rate,
-                                           "charts/updates_per_s": (counters.step - step0) / max(now - start, 1e-9)})
-            runlog.progress(counters.step, source.games_done, rate, f"policy {losses['policy']:.3f}",
-                            unit="decisions/s")
-            if now - last_ckpt >= 60 * cfg.checkpoint_minutes:
-                counters.seconds += now - last_ckpt
-                last_ckpt = now
-                _save(out, net, opt, cfg, counters, None)
-            if val_games and now - last_eval >= 60 * cfg.eval_minutes:
-                evaluation = _report(net, val_games, cfg, counters, runlog)
-                last_eval = time.monotonic()
-        if val_games:
-            evaluation = _report(net, val_games, cfg, counters, runlog)
-        if cfg.random_games:
-            vs_random["after"] = versus_random(net, cfg.variant, cfg.random_games, seed=cfg.seed)
-        counters.seconds += time.monotonic() - last_ckpt
-        path = _save(out, net, opt, cfg, counters, evaluation)
-        runlog.message(f"checkpoint {path}")
-    finally:
-        signal.signal(signal.SIGTERM, old)
-        runlog.close()
-    return {"out": str(out), "variant": cfg.variant, "preset": cfg.net, **vars(counters),
-            "loss_policy": losses["policy"], "loss_value": losses["value"],
+    losses, evaluation = run_updates(
+        update, counters, runlog, steps=steps, minutes=minutes,
+        save=lambda evaluation: save_run(out, net, opt, counters.step, _meta(cfg, counters, evaluation)),
+        evaluate=(lambda: _report(net, val_games, cfg, counters, runlog)) if val_games else None,
+        checkpoint_minutes=cfg.checkpoint_minutes, eval_minutes=cfg.eval_minutes,
+        games_done=lambda: source.games_done, unit="decisions")
+    if cfg.random_games:
+        vs_random["after"] = versus_random(net, cfg.variant, cfg.random_games, seed=cfg.seed)
+    return {"out": str(out), "variant": cfg.variant, "preset": cfg.net, **_counters(counters),
+            "loss_policy": losses.get("policy", math.nan), "loss_value": losses.get("value", math.nan),
             "train_games": len(train_games), "validation_games": len(val_games), "validation": evaluation,
             **({"vs_random": vs_random} if vs_random else {})}
 
 
-def _report(net: DeepNashNet, games: list[HumanGame], cfg: PretrainConfig, counters: PretrainCounters,
+def _report(net: DeepNashNet, games: list[HumanGame], cfg: PretrainConfig, counters: RunCounters,
             runlog: RunLog) -> dict:
     r = imitation_metrics(net, games, cfg.variant)
     scalars = {f"validation/top1_{k}": v for k, v in r["top1"].items()}

@@ -8,9 +8,9 @@ decisive games is a position, scored from the mover's side:
   version-2 network P(win) + P(draw) / 2), by its Brier score and log-loss against the result;
 - the same for the yardstick: a logistic regression on 13 public numbers, for each of the 12 piece
   types the mover's pieces left less the opponent's, and the ply, fitted on other records;
-- the public belief (the observation's planes 13-24, the closed form of the paper's equation 6: the
-  marginals today's determinisation starts from) by its mean negative log-likelihood of the true type
-  of each hidden opponent piece, in nats per hidden piece.
+- the beliefs (``train.belief.belief_nll``: a belief network's if given, the public information's closed
+  form, and the heuristic sampler's) by their mean negative log-likelihood of the true type of each
+  hidden opponent piece, in nats per hidden piece.
 
 Scores are split by how many moves the position lies before the end of its game (``BUCKETS``), as
 ``shared/data``'s table of what a value should beat is.
@@ -24,17 +24,15 @@ from collections.abc import Iterable
 import numpy as np
 import torch
 
-from ..env.planes import P_PUB_OPP
 from ..nn import SELECT, DeepNashNet
+from ..nn.belief import BeliefNet
+from .belief import PHASES, belief_nll
 from .human import HumanDecisions, HumanGame
 
 __all__ = ["BUCKETS", "PHASES", "MaterialFit", "format_value_check", "material_features", "positions", "value_check"]
 
 #: Moves before the end of the game: ``(name, lowest, highest)``, the highest not included.
 BUCKETS = (("0-10", 0, 10), ("10-30", 10, 30), ("30-80", 30, 80), ("80-200", 80, 200), ("200-end", 200, math.inf))
-#: Game phases for the belief, by moves played: ``(name, lowest, highest)``.
-PHASES = (("opening", 0, 50), ("middle", 50, 200), ("late", 200, math.inf))
-
 _EPS = 1e-6
 
 
@@ -50,48 +48,44 @@ def material_features(own_types: np.ndarray, opponent_types: np.ndarray, ply: np
 
 
 def positions(games: list[HumanGame], variant: str, net: DeepNashNet | None = None,
-              batch_size: int = 512) -> dict[str, np.ndarray]:
+              belief: BeliefNet | None = None, batch_size: int = 512) -> dict[str, np.ndarray]:
     """Every move decision of the decisive ``games``, from the mover's side.
 
     Args:
         net: the network to score them with; ``None`` replays without observations (several times
             faster), for a fit's training positions.
+        belief: a belief network to score beside the public and the heuristic sampler's beliefs (with ``net``).
 
     Returns:
         ``won`` (``bool[N]``), ``game`` (``int64[N]``: its game's index in ``games``), ``to_end`` and ``ply``
-        (``int64[N]``: moves before the end of its game and moves played), ``features`` (``material_features``) and, with ``net``, ``p_win``
-        (``float64[N]``) and ``belief_nll`` / ``belief_ply`` (``float64[H]``/``int64[H]``: the public
-        belief's negative log-likelihood of each hidden opponent piece's true type, and its position's ply).
+        (``int64[N]``: moves before the end of its game and moves played), ``features`` (``material_features``)
+        and, with ``net``, ``p_win`` (``float64[N]``), ``belief_ply`` (``int64[H]``: the ply of each hidden
+        opponent piece's position) and per belief of ``train.belief.belief_nll`` (``public``, ``sampler``,
+        with ``belief`` also ``learned``) ``belief_<name>`` (``float64[H]``: its negative log-likelihood of
+        that piece's true type).
     """
     index = [i for i, g in enumerate(games) if g.winner >= 0]
     decisive = [games[i] for i in index]
-    out: dict[str, list] = {k: [] for k in ("won", "game", "to_end", "ply", "features", "p_win", "belief_nll", "belief_ply")}
+    out: dict[str, list] = {k: [] for k in ("won", "game", "to_end", "ply", "features", "p_win", "belief_ply")}
     stream = HumanDecisions(decisive, variant, batch_size=batch_size, slots=64, shuffle=False,
-                            observe=net is not None)
+                            observe=net is not None, phases=(SELECT,))
     lengths = np.array([len(g.moves) for g in decisive], np.int64)
     for batch in stream:
-        keep = batch.phase == SELECT
-        if not keep.any():
-            continue
-        ply = batch.ply[keep].astype(np.int64)
-        out["won"].append(batch.value[keep] > 0)
+        ply = batch.ply.astype(np.int64)
+        out["won"].append(batch.value > 0)
         out["ply"].append(ply)
-        out["game"].append(np.asarray(index, np.int64)[batch.game[keep]])
-        out["to_end"].append(lengths[batch.game[keep]] - ply)
-        out["features"].append(material_features(batch.own_types[keep], batch.opponent_types[keep], ply))
+        out["game"].append(np.asarray(index, np.int64)[batch.game])
+        out["to_end"].append(lengths[batch.game] - ply)
+        out["features"].append(material_features(batch.own_types, batch.opponent_types, ply))
         if net is None:
             continue
-        obs = batch.obs[keep]
         with torch.inference_mode():
-            value = net.value(torch.from_numpy(obs)).double().numpy()
+            value = net.value(torch.from_numpy(batch.obs)).double().numpy()
         out["p_win"].append((1 + np.clip(value, -1, 1)) / 2)
-        belief = obs[:, P_PUB_OPP:P_PUB_OPP + 12].reshape(len(obs), 12, 100)
-        truth = batch.opponent_types[keep]
-        rows, squares = np.nonzero(truth >= 0)
-        p = belief.transpose(0, 2, 1)[rows, squares]  # [H, 12]: each hidden piece's marginal over the types
-        hidden = p.max(1) < 1 - _EPS  # a revealed piece's plane is one-hot: nothing to guess
-        out["belief_nll"].append(-np.log(np.maximum(p[hidden, truth[rows, squares][hidden]], _EPS)))
-        out["belief_ply"].append(ply[rows][hidden])
+        nll = belief_nll(batch.obs, batch.opponent_types, variant, belief)
+        out["belief_ply"].append(ply[nll.pop("row")])
+        for name, v in nll.items():
+            out.setdefault(f"belief_{name}", []).append(v)
     return {k: np.concatenate(v) if v else np.zeros(0) for k, v in out.items()}
 
 
@@ -130,15 +124,16 @@ def _scores(p: np.ndarray, won: np.ndarray) -> tuple[float, float]:
 
 
 def value_check(net: DeepNashNet, games: list[HumanGame], variant: str,
-                fit_games: Iterable[HumanGame]) -> dict:
-    """Score ``net``'s value and the public belief on ``games``, beside the material fit on ``fit_games``.
+                fit_games: Iterable[HumanGame], belief: BeliefNet | None = None) -> dict:
+    """Score ``net``'s value and the beliefs on ``games``, beside the material fit on ``fit_games``.
 
     Returns:
         The JSON object of ``deepnash value-check --json``: ``games``, ``decisions``, ``brier``,
         ``log_loss``, ``material_brier``, ``material_log_loss``, ``fit_games``, ``fit_decisions``,
         ``buckets`` (per ``BUCKETS`` name: ``n``, ``brier``, ``log_loss``, ``material_brier``,
-        ``material_log_loss``), ``belief_nll`` (``None``: no learned belief yet), ``heuristic_belief_nll``,
-        ``hidden_pieces`` and ``belief_phases`` (per ``PHASES`` name: ``n``, ``heuristic_belief_nll``).
+        ``material_log_loss``), ``belief_nll`` (the belief network's, ``None`` without one),
+        ``heuristic_belief_nll`` (the search's heuristic sampler's), ``public_belief_nll`` (the public
+        closed form's), ``hidden_pieces`` and ``belief_phases`` (per ``PHASES`` name: ``n`` and the three).
 
     Raises:
         ValueError: no decisive game among ``games`` or ``fit_games``.
@@ -148,7 +143,7 @@ def value_check(net: DeepNashNet, games: list[HumanGame], variant: str,
     fit_games = [g for g in fit_games if g.key not in seen]
     fit_at = positions(fit_games, variant)
     fit = MaterialFit(fit_at["features"], fit_at["won"])
-    at = positions(games, variant, net)
+    at = positions(games, variant, net, belief)
     if len(at["won"]) == 0:
         raise ValueError(f"no decisive {variant} game to score among {len(games)} games")
     material = fit.p_win(at["features"])
@@ -164,15 +159,21 @@ def value_check(net: DeepNashNet, games: list[HumanGame], variant: str,
             row["brier"], row["log_loss"] = _scores(at["p_win"][s], at["won"][s])
             row["material_brier"], row["material_log_loss"] = _scores(material[s], at["won"][s])
         result["buckets"][name] = row
-    nll, ply = at["belief_nll"], at["belief_ply"]
-    result["belief_nll"] = None
-    result["heuristic_belief_nll"] = float(nll.mean()) if len(nll) else None
-    result["hidden_pieces"] = int(len(nll))
-    result["belief_phases"] = {name: {"n": int(((ply >= lo) & (ply < hi)).sum()),
-                                      "heuristic_belief_nll": float(nll[(ply >= lo) & (ply < hi)].mean())
-                                      if ((ply >= lo) & (ply < hi)).any() else None}
+    ply = at["belief_ply"]
+
+    def nlls(select: np.ndarray) -> dict:
+        return {key: float(at[f"belief_{name}"][select].mean()) if f"belief_{name}" in at and select.any() else None
+                for key, name in _BELIEF_KEYS}
+
+    result.update(nlls(np.ones(len(ply), bool)))
+    result["hidden_pieces"] = int(len(ply))
+    result["belief_phases"] = {name: {"n": int(((ply >= lo) & (ply < hi)).sum()), **nlls((ply >= lo) & (ply < hi))}
                                for name, lo, hi in PHASES}
     return result
+
+
+#: ``value_check``'s keys of the beliefs' scores and ``train.belief.BELIEFS``' names for them.
+_BELIEF_KEYS = (("belief_nll", "learned"), ("heuristic_belief_nll", "sampler"), ("public_belief_nll", "public"))
 
 
 def format_value_check(r: dict) -> str:
@@ -190,10 +191,13 @@ def format_value_check(r: dict) -> str:
                      f"{row['material_brier']:>9.3f} {row['material_log_loss']:>9.3f}")
     lines.append("(Brier and log-loss of P(win) = (1 + value) / 2 against the result, from the mover's side; "
                  "a constant 50% scores 0.250 and 0.693)")
-    if r["heuristic_belief_nll"] is not None:
-        phases = ", ".join(f"{k} {v['heuristic_belief_nll']:.3f}" for k, v in r["belief_phases"].items()
-                           if v["heuristic_belief_nll"] is not None)
-        learned = "no learned belief yet" if r["belief_nll"] is None else f"learned belief {r['belief_nll']:.3f}"
-        lines.append(f"public belief: {r['heuristic_belief_nll']:.3f} nats per hidden piece over "
-                     f"{r['hidden_pieces']:,} hidden pieces ({phases}); {learned}")
+    if r["hidden_pieces"]:
+        lines.append(f"beliefs over {r['hidden_pieces']:,} hidden pieces, nats per piece (lower is better):")
+        for label, key in (("belief network", "belief_nll"), ("heuristic sampler", "heuristic_belief_nll"),
+                           ("public information", "public_belief_nll")):
+            if r[key] is None:
+                lines.append(f"  {label:<19} none given")
+                continue
+            phases = ", ".join(f"{k} {v[key]:.3f}" for k, v in r["belief_phases"].items() if v[key] is not None)
+            lines.append(f"  {label:<19} {r[key]:.3f} ({phases})")
     return "\n".join(lines)

@@ -1,0 +1,59 @@
+"""A learned belief for the search: complete opponent states drawn from a belief network's marginals.
+
+The belief network (``nn.belief.BeliefNet``, trained on people's games by ``deepnash pretrain-belief``)
+gives each hidden opponent piece a distribution over its type.  Those are marginals, piece by piece;
+the search needs whole armies that keep the exact counts of the opponent's unrevealed pieces and
+everything public (revealed types, movable types on pieces that have moved).  ``LearnedBelief`` draws
+them with ``determinize.sample_hidden``, tilting each piece's draw by its learned marginal over the
+public one: the first piece drawn follows the learned marginal exactly, and the later ones follow it
+as closely as the pieces left allow.
+
+This module is numpy only: the network comes in as a function (``MarginalsFn``), as the policy and
+the value do for the search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from ..env.planes import P_PUB_OPP
+from ..game.pieces import NUM_TYPES
+from ..infostate.determinize import sample_hidden
+from ..infostate.observe import observe_view
+from ..infostate.view import PlayerView
+
+#: ``obs float32[82, 10, 10] -> float[100, 12]``: each opponent piece's type distribution, in the player's frame.
+MarginalsFn = Callable[[np.ndarray], np.ndarray]
+
+#: Floor of a learned probability in the tilt, so that no type public information allows is ever impossible.
+FLOOR = 1e-4
+
+
+class LearnedBelief:
+    """The search's ``Belief`` from a belief network.
+
+    Args:
+        marginals_fn: the network (``MarginalsFn``).
+
+    Calling it with a ``PlayerView`` in the play phase runs the network once and returns a sampler,
+    ``rng -> int8[100]``: a type for every opponent piece on the board (absolute squares; revealed
+    pieces keep theirs), -1 elsewhere, the counts exact.
+    """
+
+    def __init__(self, marginals_fn: MarginalsFn):
+        self.marginals_fn = marginals_fn
+
+    def weights(self, view: PlayerView) -> np.ndarray:
+        """``float64[100, 12]``, positive: each square's tilt, the learned marginal over the public one
+        (``sample_hidden``'s ``weights``), 1 where public information rules a type out."""
+        obs = observe_view(view)
+        q = np.asarray(self.marginals_fn(obs), np.float64)
+        public = obs[P_PUB_OPP:P_PUB_OPP + NUM_TYPES].reshape(NUM_TYPES, 100).T.astype(np.float64)
+        w = np.where(public > 0, np.maximum(q, FLOOR) / np.where(public > 0, public, 1.0), 1.0)
+        return w[::-1].copy() if view.player == 1 else w
+
+    def __call__(self, view: PlayerView) -> Callable[[np.random.Generator], np.ndarray]:
+        weights = self.weights(view)
+        return lambda rng: sample_hidden(view, rng, weights, tilt_moved=True)

@@ -1,0 +1,125 @@
+"""The learned belief's sampler: its draws follow the network's marginals where the counts allow,
+for both colours and for moved and unmoved pieces (the property test that every draw keeps to
+public information is ``test_search``'s); and the agent spec that takes one (``belief=``)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from deepnash.agents import PlayerView
+from deepnash.agents.network_agent import SHIPPED_DIR
+from deepnash.agents.registry import AgentSpecError, make_agent
+from deepnash.arena import referee_game
+from deepnash.game import BARRAGE, CLASSIC, Game
+from deepnash.game.pieces import FLAG, MARSHAL, NUM_TYPES
+from deepnash.infostate.beliefs import type_distributions
+from deepnash.nn.belief import BELIEF_PRESETS, BeliefNet
+from deepnash.nn.checkpoint import CheckpointError, save_checkpoint
+from deepnash.testtime.belief import LearnedBelief
+from test_search import random_position
+
+
+def sure_of(square: int, kind: int, player: int, p: float = 0.9):
+    """A ``MarginalsFn`` for ``player`` that gives the opponent piece on absolute ``square`` type ``kind`` with
+    probability ``p`` (the rest spread evenly over the types public information allows), and the other
+    pieces the public marginals less what that takes from ``kind``, so that the expected counts stay
+    those of the army, as a trained network's do."""
+    at = square if player == 0 else 99 - square  # the square in the player's frame
+
+    def fn(obs: np.ndarray) -> np.ndarray:
+        q = obs[13:25].reshape(NUM_TYPES, 100).T.astype(np.float64).copy()
+        allowed = q[at] > 0
+        assert allowed[kind]
+        others = (q[:, kind] > 0) & (q.max(axis=1) < 1)
+        others[at] = False
+        spare = q[others, kind].sum() - (p - q[at, kind])  # what the other pieces keep of ``kind``
+        q[others, kind] *= spare / q[others, kind].sum()
+        q[others] /= q[others].sum(axis=1, keepdims=True)
+        q[at] = np.where(allowed, (1 - p) / (allowed.sum() - 1), 0.0)
+        q[at, kind] = p
+        return q
+
+    return fn
+
+
+@pytest.mark.parametrize("player", [0, 1])
+def test_an_unmoved_piece_takes_the_type_the_network_is_sure_of(player):
+    game = Game(CLASSIC, seed=3)
+    view = PlayerView.of(game, player, ())
+    opp = np.flatnonzero(view.owner == 1 - player)
+    square = int(opp[len(opp) // 2])  # a piece in the middle of the opponent's setup
+    draws = LearnedBelief(sure_of(square, FLAG, player))(view)
+    rng = np.random.default_rng(0)
+    flags = np.mean([draws(rng)[square] == FLAG for _ in range(300)])
+    assert flags > 0.75  # 0.9 asked; the public belief alone gives 1/40
+    assert type_distributions(view)[square, FLAG] == pytest.approx(1 / 40)
+
+
+def test_a_moved_piece_takes_the_type_the_network_is_sure_of():
+    game, history = random_position(CLASSIC, seed=11, plies=40)
+    me = game.turn
+    view = PlayerView.of(game, me, history)
+    moved = np.flatnonzero((view.owner == 1 - me) & view.moved & ~view.revealed)
+    assert len(moved) >= 2
+    square = int(moved[0])
+    draws = LearnedBelief(sure_of(square, MARSHAL, me))(view)
+    rng = np.random.default_rng(1)
+    marshals = np.mean([draws(rng)[square] == MARSHAL for _ in range(300)])
+    assert marshals > 0.75 > 3 * type_distributions(view)[square, MARSHAL]
+
+
+def test_public_marginals_leave_the_heuristic_draws_alone():
+    """A network that says only what public information says tilts nothing: draws follow the public
+    marginals (the Flag is as likely on any unmoved piece)."""
+    game = Game(CLASSIC, seed=5)
+    view = PlayerView.of(game, 0, ())
+    belief = LearnedBelief(lambda obs: obs[13:25].reshape(NUM_TYPES, 100).T)
+    assert np.allclose(belief.weights(view), 1.0)
+    draws = belief(view)
+    rng = np.random.default_rng(2)
+    where = np.bincount([int(np.flatnonzero(draws(rng) == FLAG)[0]) for _ in range(2000)], minlength=100)
+    opp = np.flatnonzero(view.owner == 1)
+    assert where[opp].sum() == 2000 and where[opp].max() < 2000 * 0.06  # about 1/40 each
+
+
+# -- the agent spec --------------------------------------------------------------------------------------
+
+NETWORK = Path(__file__).parent / "data" / "barrage-network"  # a tiny Barrage network
+
+
+@pytest.fixture(scope="module")
+def belief_run(tmp_path_factory) -> Path:
+    """A belief network's checkpoint (untrained), as ``deepnash export`` keeps one."""
+    out = tmp_path_factory.mktemp("belief")
+    torch.manual_seed(0)
+    config = BELIEF_PRESETS["tiny"]
+    save_checkpoint(out, 1, {"online": BeliefNet(config).state_dict()}, {"kind": "belief", "belief_net": config.to_dict()})
+    return out
+
+
+def test_a_searching_agent_plays_whole_games_from_a_learned_belief(belief_run):
+    agent = make_agent(f"checkpoint:{NETWORK},search=on,samples=2,depth=1,candidates=3,rounds=1,belief={belief_run}")
+    assert isinstance(agent.search._belief, LearnedBelief)
+    drawn = []
+    sampler = agent.search._belief
+    agent.search._belief = lambda view: drawn.append(view.ply) or sampler(view)  # count the positions it served
+    result = referee_game(agent, make_agent(f"checkpoint:{NETWORK}"), replace(BARRAGE, max_moves=60), seed=3)
+    assert result.reason is None and len(drawn) > 5
+    heuristic = make_agent(f"checkpoint:{NETWORK},search=on,belief=heuristic")
+    assert heuristic.search._belief is None
+
+
+def test_a_belief_that_is_not_there_is_named(belief_run, tmp_path):
+    with pytest.raises(CheckpointError, match="not a belief network"):
+        make_agent(f"checkpoint:{NETWORK},search=on,belief={NETWORK}")
+    with pytest.raises(CheckpointError):
+        make_agent(f"checkpoint:{NETWORK},search=on,belief={tmp_path / 'nothing'}")
+    if not (SHIPPED_DIR / "barrage" / "belief").is_dir():
+        with pytest.raises(AgentSpecError, match="no belief network shipped for 'barrage'"):
+            make_agent(f"checkpoint:{NETWORK},search=on,belief=learned")
+    assert make_agent(f"checkpoint:{NETWORK},belief={NETWORK}").search is None  # no search: no belief to load

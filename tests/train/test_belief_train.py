@@ -1,0 +1,109 @@
+"""Learning the belief from people's games: it learns, it resumes, it refuses to overwrite, its scores
+cross-check by hand, and the commands that train and score it print what they say."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from deepnash.archives import packaged_archive_dir
+from deepnash.game import BARRAGE, CLASSIC
+from deepnash.game.pieces import FLAG
+from deepnash.infostate.setup_stats import deployment_weights
+from deepnash.nn.belief import load_belief
+from deepnash.nn.checkpoint import load_checkpoint
+from deepnash.train.belief import BeliefTrainConfig, belief_metrics, mirror_rows, pretrain_belief, sampler_belief
+from deepnash.train.human import SELECT, HumanDecisions, load_games
+
+BARRAGE_GAMES = packaged_archive_dir() / "strados2014-1.zip"
+
+torch.set_num_threads(1)
+
+
+@pytest.fixture(scope="module")
+def barrage():
+    return sorted(load_games(BARRAGE_GAMES, "barrage"), key=lambda g: g.key)[:40]
+
+
+def test_a_short_run_learns_more_than_public_information_and_resumes(barrage, tmp_path):
+    cfg = BeliefTrainConfig(net="tiny", variant="barrage", batch_size=64, learning_rate=3e-3, slots=40,
+                            buffer=512, sample=0.5, validation=0.0, eval_games=0)
+    out = tmp_path / "run"
+    before = belief_metrics(load_fresh(cfg), barrage, "barrage")
+    r = pretrain_belief(cfg, barrage, out, steps=150, progress=False)
+    assert r["step"] == 150 and r["positions"] == 150 * 64 and r["validation"] is None
+    net, meta = load_belief(out)
+    assert meta["variant"] == "barrage" and meta["counters"]["step"] == 150
+    after = belief_metrics(net, barrage, "barrage")
+    assert after["public"] == pytest.approx(before["public"]) and after["hidden_pieces"] == before["hidden_pieces"]
+    assert after["learned"] < before["learned"] and after["learned"] < after["public"]  # it learnt where pieces stand
+    r = pretrain_belief(cfg, barrage, out, steps=160, resume=True, progress=False)
+    assert r["step"] == 160 and load_checkpoint(out).meta["counters"]["positions"] == 160 * 64
+    with pytest.raises(FileExistsError, match="--resume"):
+        pretrain_belief(cfg, barrage, out, steps=170, progress=False)
+
+
+def load_fresh(cfg: BeliefTrainConfig):
+    from deepnash.nn.belief import BELIEF_PRESETS, BeliefNet
+
+    torch.manual_seed(cfg.seed)
+    return BeliefNet(BELIEF_PRESETS[cfg.net]).eval()
+
+
+def test_the_sampler_belief_tilts_unmoved_pieces_by_the_setup_statistics(barrage):
+    batch = next(iter(HumanDecisions(barrage[:4], "barrage", batch_size=400, slots=4, shuffle=False, phases=(SELECT,))))
+    public = batch.obs[:, 13:25].reshape(len(batch), 12, 100).transpose(0, 2, 1).astype(np.float64)
+    tilted = sampler_belief(public, "barrage")
+    weights = deployment_weights(BARRAGE, 1)
+    for i, sq in zip(*np.nonzero(public.sum(axis=2) > 0)):
+        if public[i, sq, FLAG] > 0:  # not moved: public times the setup statistics, renormalised
+            want = public[i, sq] * weights[sq]
+            assert np.allclose(tilted[i, sq], want / want.sum())
+        else:  # moved (or revealed): the setup statistics say nothing
+            assert np.allclose(tilted[i, sq], public[i, sq])
+    assert np.array_equal(tilted.sum(axis=2) > 0, public.sum(axis=2) > 0)
+    assert deployment_weights(CLASSIC, 1)[:60].min() == 1.0  # in the player's frame the opponent sets up in rows 6-9
+
+
+def test_mirroring_moves_the_truth_with_the_pieces():
+    batch = next(iter(HumanDecisions(load_games(BARRAGE_GAMES, "barrage")[:2], "barrage", batch_size=64, slots=2,
+                                     shuffle=False, phases=(SELECT,))))
+    obs = torch.from_numpy(batch.obs.copy())
+    truth = torch.from_numpy(batch.opponent_types.astype(np.int64))
+    mirror_rows(obs, truth, torch.arange(len(obs)))
+    public = obs[:, 13:25].reshape(len(obs), 12, 100).transpose(1, 2)
+    there = truth >= 0
+    assert torch.equal(public.sum(dim=2) > 0, there)  # the truth stands where the mirrored planes put pieces
+    assert bool((public.gather(2, truth.clamp(min=0).unsqueeze(2)).squeeze(2)[there] > 0).all())
+    mirror_rows(obs, truth, torch.arange(len(obs)))
+    assert torch.equal(obs, torch.from_numpy(batch.obs)) and torch.equal(truth, torch.from_numpy(
+        batch.opponent_types.astype(np.int64)))
+
+
+def test_the_commands_train_a_belief_and_score_it(tmp_path):
+    cli = [sys.executable, "-c", "from deepnash.cli import main; main()"]
+    run = tmp_path / "belief"
+    out = subprocess.run([*cli, "pretrain-belief", str(BARRAGE_GAMES), "--variant", "barrage", "--preset", "tiny",
+                          "--steps", "3", "--slots", "16", "--eval-games", "3", "--out", str(run), "--json"],
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    summary = json.loads(out.stdout)
+    assert summary["step"] == 3 and summary["validation"]["hidden_pieces"] > 0
+    assert set(summary["validation"]) >= {"learned", "public", "sampler", "phases"}
+    network = Path(__file__).parents[1] / "testtime" / "data" / "barrage-network"
+    scored = subprocess.run([*cli, "value-check", f"checkpoint:{network}", str(BARRAGE_GAMES), "--variant", "barrage",
+                             "--games", "6", "--fit-games", "30", "--belief", str(run), "--json"],
+                            capture_output=True, text=True, timeout=600)
+    assert scored.returncode == 0, scored.stderr
+    r = json.loads(scored.stdout)
+    assert r["belief"] == str(run) and 0 < r["belief_nll"] < np.log(12) and r["hidden_pieces"] > 0
+    assert all(v["n"] == 0 or v["belief_nll"] is not None for v in r["belief_phases"].values())
+    wrong = subprocess.run([*cli, "value-check", f"checkpoint:{network}", str(BARRAGE_GAMES), "--variant", "barrage",
+                            "--games", "2", "--belief", str(network)], capture_output=True, text=True, timeout=600)
+    assert wrong.returncode == 2 and "not a belief network" in wrong.stderr
