@@ -317,6 +317,10 @@ def _default_run_dir(prefix: str, variant: str, preset: str, seed: int) -> str:
     return f"runs/{prefix}{variant}__{preset}__{seed}__{time.strftime('%Y%m%d-%H%M%S')}"
 
 
+_NET_VERSION = typer.Option(None, help="network version (docs/network.md): 2, a win/draw/loss value head (the "
+                                       "default); 3, one that also reads the material counts; 1, the old scalar head")
+
+
 @app.command("train")
 def train(
     variant: str = typer.Option("barrage", help="classic, barrage"),
@@ -334,6 +338,7 @@ def train(
                                             "makes holds it for good, as piKL does)"),
     value_only: bool = typer.Option(False, help="with --init: keep its policy and train a fresh value head "
                                                 "alone on the policy's own self-play games"),
+    net_version: int = _NET_VERSION,
     lr: float = typer.Option(None, help="Adam learning rate (default: the preset's; 2e-3 for tiny and small)"),
     neurd_beta: float = typer.Option(None, help="half-width of NeuRD's band on legal-mean-centred logits (default: "
                                                 "2, the paper's; 6 with --init, whose prior is sharper)"),
@@ -378,7 +383,8 @@ def train(
         else:
             init = _init_path(init, variant)
             preset = preset or (init_preset(init) if init else "tiny")
-            cfg = train_preset(preset, variant=variant, seed=seed, init=init or "", value_only=value_only)
+            cfg = train_preset(preset, variant=variant, seed=seed, init=init or "", value_only=value_only,
+                               **_given(net_version=net_version))
             run_dir = out or _default_run_dir("", variant, preset, seed)
         if hold_reg is not None:
             cfg = replace(cfg, rnad=replace(cfg.rnad, hold_reg_iterations=hold_reg))
@@ -488,6 +494,7 @@ def pretrain(
                                         "'shipped': the one shipped for --variant); --preset must be its preset"),
     value_only: bool = typer.Option(False, help="train the value head alone (from fresh weights) on the games' "
                                                 "results; the policy stays as --init left it"),
+    net_version: int = _NET_VERSION,
     threads: int = typer.Option(1, help="torch CPU threads"),
     progress: bool = _PROGRESS,
     as_json: bool = _JSON_SUMMARY,
@@ -498,7 +505,7 @@ def pretrain(
     summary = _records_run(
         run_pretrain, resume_pretrain_config,
         lambda: PretrainConfig(net=preset, variant=variant, seed=seed, value_only=value_only,
-                               init=_init_path(init, variant)),
+                               init=_init_path(init, variant), **_given(net_version=net_version)),
         "pretrain__", records, out, resume, threads, dict(
             batch_size=batch_size, learning_rate=lr, validation=validation, eval_games=eval_games, slots=slots,
             sample=sample, eval_minutes=eval_minutes, checkpoint_minutes=checkpoint_minutes, mirror=mirror,

@@ -1,8 +1,10 @@
-"""The value head's versions: a version-2 win/draw/loss head that keeps learning on noisy targets, old
-checkpoints that load as the version they were written at, and versions that never mix silently."""
+"""The value head's versions: version-2 and version-3 win/draw/loss heads that keep learning on noisy
+targets, old checkpoints that load as the version they were written at, and versions that never mix
+silently."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -13,9 +15,10 @@ from torch.nn import functional as F
 from deepnash.agents.network_agent import SHIPPED_DIR, load_network
 from deepnash.env.planes import P_PRIVATE, P_PUB_OPP
 from deepnash.nn import DeepNashNet, NetConfig, get_preset
+from deepnash.nn.network import MATERIAL_FEATURES, material
 from deepnash.nn.checkpoint import CheckpointError, load_checkpoint, save_agent, starting_weights
 from deepnash.train.config import TRAIN_PRESETS
-from deepnash.train.human import HumanDecisions, load_games
+from deepnash.train.human import SELECT, HumanDecisions, load_games
 from deepnash.train.pretrain import value_loss
 
 torch.set_num_threads(1)
@@ -29,7 +32,7 @@ def test_a_stored_configuration_without_a_version_is_version_one():
     old = {k: v for k, v in tiny.to_dict().items() if k != "version"}
     assert NetConfig.from_dict(old).version == 1 and NetConfig.from_dict(tiny.to_dict()) == tiny
     with pytest.raises(ValueError, match="version must be one of"):
-        NetConfig(version=3)
+        NetConfig(version=4)
     with pytest.raises(ValueError, match="unknown network fields"):
         NetConfig.from_dict({**tiny.to_dict(), "wings": 2})
 
@@ -43,8 +46,9 @@ def test_checkpoints_written_before_versions_load_as_version_one(path):
         net.value_logits(torch.zeros(1, 82, 10, 10))
 
 
-def test_the_scalar_value_of_version_two_is_p_win_minus_p_loss():
-    net = DeepNashNet(get_preset("tiny"))
+@pytest.mark.parametrize("version", [2, 3])
+def test_the_scalar_value_of_version_two_is_p_win_minus_p_loss(version):
+    net = DeepNashNet(replace(get_preset("tiny"), version=version))
     obs = torch.rand(6, 82, 10, 10)
     obs[:, 79:] = 0
     logits, value = net(obs)
@@ -81,8 +85,25 @@ def test_a_version_one_prior_starts_a_version_two_run_with_a_fresh_value_head():
 def test_a_version_two_prior_cannot_start_a_version_one_run(tmp_path):
     net = DeepNashNet(get_preset("tiny"))
     save_agent(tmp_path / "v2", 1, net.state_dict(), {"net": net.config.to_dict(), "variant": "classic"})
-    with pytest.raises(ValueError, match="only a version-1 network can start a version-2 run"):
+    with pytest.raises(ValueError, match="only starts a run of its own version or a newer one"):
         starting_weights(tmp_path / "v2", get_preset("tiny").to_dict() | {"version": 1}, "tiny", "classic")
+    told = []
+    weights = starting_weights(tmp_path / "v2", get_preset("tiny").to_dict() | {"version": 3}, "tiny", "classic",
+                               on_upgrade=told.append)
+    assert tuple(weights["value_out.weight"].shape) == (3, 100 + MATERIAL_FEATURES) and "version-2" in told[0]
+
+
+def test_the_version_three_read_out_sees_the_material_the_planes_state():
+    """``material``: the player's pieces by type, exactly; the opponent's as public-belief mass: all its
+    pieces on the board in all, each type near its true count (the closed form spreads the hidden ones)."""
+    games = load_games(SAMPLE, "classic")[:2]
+    batch = next(iter(HumanDecisions(games, "classic", batch_size=400, slots=2, shuffle=False, phases=(SELECT,))))
+    features = material(torch.from_numpy(batch.obs)).numpy()
+    for t in range(12):
+        assert np.allclose(features[:, t] * 10, (batch.own_types == t).sum(axis=1))
+        assert np.abs(features[:, 12 + t] * 10 - (batch.opponent_types == t).sum(axis=1)).max() < 2
+    assert np.allclose(features[:, 12:24].sum(axis=1) * 10, (batch.opponent_types >= 0).sum(axis=1), atol=1e-4)
+    assert np.allclose(features[:, 24], batch.obs[:, 77, 0, 0]) and np.allclose(features[:, 25], batch.obs[:, 78, 0, 0])
 
 
 def _material(obs: np.ndarray) -> np.ndarray:
@@ -91,7 +112,8 @@ def _material(obs: np.ndarray) -> np.ndarray:
     return obs[:, P_PRIVATE:P_PRIVATE + 12].sum(axis=(1, 2, 3)) - obs[:, P_PUB_OPP:P_PUB_OPP + 12].sum(axis=(1, 2, 3))
 
 
-def test_a_fresh_version_two_head_keeps_learning_on_noisy_targets():
+@pytest.mark.parametrize("version", [2, 3])
+def test_a_fresh_win_draw_loss_head_keeps_learning_on_noisy_targets(version):
     """Results drawn at random from the material balance (noisy, as games are), learned at the CPU presets'
     learning rate: the values still vary (standard deviation above 0.1) and the loss falls below that of
     the best constant predictor."""
@@ -104,7 +126,7 @@ def test_a_fresh_version_two_head_keeps_learning_on_noisy_targets():
     u = rng.random(len(obs))
     result = torch.from_numpy(np.where(u < p_win * 0.95, 1.0, np.where(u < 0.95, -1.0, 0.0)).astype(np.float32))
     torch.manual_seed(0)
-    net = DeepNashNet(get_preset("tiny"))
+    net = DeepNashNet(replace(get_preset("tiny"), version=version))
     opt = torch.optim.Adam(net.parameters(), lr=TRAIN_PRESETS["tiny"].rnad.adam.learning_rate)
     g = torch.Generator().manual_seed(0)
     for _ in range(400):

@@ -284,9 +284,10 @@ def starting_weights(path: str | Path, net: dict, preset: str, variant: str,
                      on_upgrade: Callable[[str], None] | None = None) -> dict[str, torch.Tensor]:
     """The ``online`` network of the checkpoint at ``path``, to start a run from (``--init``).
 
-    A version-1 network (``NetConfig.version``) of the run's shape starts a version-2 run: its torso and
-    policy heads are taken as they are and the value head, which differs, starts from the fresh weights
-    of a network built now (after the caller's ``torch.manual_seed``); ``on_upgrade`` is told so.
+    A network of an older version (``NetConfig.version``) and the run's shape starts a run of a newer
+    one: its torso and policy heads are taken as they are and the value head, which differs, starts
+    from the fresh weights of a network built now (after the caller's ``torch.manual_seed``);
+    ``on_upgrade`` is told so.
 
     Args:
         net: the run's network shape (``NetConfig.to_dict()``), named ``preset`` in errors.
@@ -313,12 +314,12 @@ def starting_weights(path: str | Path, net: dict, preset: str, variant: str,
     weights = ck.groups["online"]
     if theirs.version == ours.version:
         return weights
-    if (theirs.version, ours.version) != (1, 2):
+    if theirs.version > ours.version:
         raise ValueError(f"{ck.path} holds a version-{theirs.version} network and this run builds version "
-                         f"{ours.version}: only a version-1 network can start a version-2 run")
+                         f"{ours.version}: a network only starts a run of its own version or a newer one")
     fresh = DeepNashNet(ours).state_dict()
     value = [k for k in fresh if k.startswith(("value_head.", "value_out."))]
     if on_upgrade is not None:
-        on_upgrade(f"{ck.path} holds a version-1 network (scalar value head): its torso and policy heads start "
-                   "this version-2 run, and its win/draw/loss value head starts afresh")
+        on_upgrade(f"{ck.path} holds a version-{theirs.version} network: its torso and policy heads start "
+                   f"this version-{ours.version} run, and its value head starts afresh")
     return {**{k: v for k, v in weights.items() if k not in value}, **{k: fresh[k] for k in value}}

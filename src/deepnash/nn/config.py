@@ -11,7 +11,8 @@ from dataclasses import asdict, dataclass, fields
 
 
 #: Network versions this deepnash builds and reads, and what each one's value head is.
-NET_VERSIONS = {1: "scalar value head (squared error)", 2: "win/draw/loss value head (cross-entropy)"}
+NET_VERSIONS = {1: "scalar value head (squared error)", 2: "win/draw/loss value head (cross-entropy)",
+                3: "win/draw/loss value head that also reads the public material counts"}
 
 
 @dataclass(frozen=True)
@@ -30,8 +31,10 @@ class NetConfig:
         version: the network version, which fixes the value head (``docs/network.md``):
             1, a scalar (ReLU, then a linear map to one number), trained by squared error; 2, win,
             draw and loss logits (no ReLU), trained by cross-entropy on the result, the scalar value
-            being P(win) - P(loss).  A configuration stored without a version is version 1
-            (``from_dict``): every checkpoint written before versions existed.
+            being P(win) - P(loss); 3, version 2 whose read-out also takes the material counts the
+            observation states (``network.MATERIAL_FEATURES``), so that counting pieces is one linear
+            map away.  A configuration stored without a version is version 1 (``from_dict``): every
+            checkpoint written before versions existed.
     """
 
     channels: int = 256

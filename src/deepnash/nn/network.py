@@ -11,7 +11,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from ..env.planes import NUM_PLANES, P_NO_ATTACK, P_PHASE, P_PRIVATE, P_SELECTED, P_STEP
+from ..env.planes import NUM_PLANES, P_LENGTH, P_NO_ATTACK, P_PHASE, P_PRIVATE, P_PUB_OPP, P_SELECTED, P_STEP
 from .config import NetConfig
 from .pyramid import Pyramid
 
@@ -22,6 +22,9 @@ NUM_ACTIONS = 100
 #: A version-2 value head's classes, in the order of its logits: the result for the player to move.
 WDL = ("win", "draw", "loss")
 WIN, DRAW, LOSS = range(3)
+
+#: Inputs a version-3 value read-out takes beside the head's 100 squares (``material``).
+MATERIAL_FEATURES = 26
 
 #: Phase codes returned by ``phases``.
 DEPLOY, SELECT, DISPLACE = 0, 1, 2
@@ -35,6 +38,16 @@ def phases(obs: torch.Tensor) -> torch.Tensor:
     out[displace] = DISPLACE
     out[deploy] = DEPLOY
     return out
+
+
+def material(obs: torch.Tensor) -> torch.Tensor:
+    """``float32[N, 26]``: what the observation ``float32[N, 82, 10, 10]`` says of the material, for a
+    version-3 value read-out: the player's pieces of each type (planes 1-12 summed over the board), the
+    opponent's expected pieces of each type under public information (planes 13-24 summed: revealed
+    pieces and the unrevealed counts), both over 10, then the game-length and no-attack ratios
+    (planes 77 and 78)."""
+    counts = obs[:, P_PRIVATE:P_PUB_OPP + 12].sum(dim=(2, 3)) / 10.0
+    return torch.cat([counts, obs[:, P_LENGTH:P_NO_ATTACK + 1, 0, 0]], dim=1)
 
 
 class _Head(nn.Module):
@@ -69,6 +82,8 @@ class DeepNashNet(nn.Module):
     linearly to win, draw and loss logits (``value_logits``), and the value is
     P(win) - P(loss), in [-1, 1], for the player to move.  A version-2 head has no
     ReLU to fall silent, and its cross-entropy keeps a gradient on every target.
+    Version 3 is version 2 whose linear map also reads ``material(obs)``: the piece
+    counts a logistic fit on material uses are one linear map away.
 
     Args:
         config: widths and block counts (``NetConfig``).
@@ -83,7 +98,8 @@ class DeepNashNet(nn.Module):
         self.select_head = _Head(c + 1, hc, cfg.head_outer)
         self.displace_head = _Head(c + 11, hc, cfg.head_outer)
         self.value_head = _Head(c + 11, hc, 0)
-        self.value_out = nn.Linear(NUM_ACTIONS, 1 if cfg.version == 1 else len(WDL))
+        extra = MATERIAL_FEATURES if cfg.version >= 3 else 0
+        self.value_out = nn.Linear(NUM_ACTIONS + extra, 1 if cfg.version == 1 else len(WDL))
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Run the network.
@@ -180,10 +196,15 @@ class DeepNashNet(nn.Module):
 
     def _value_out(self, obs, emb, phase, no_attack, selected) -> torch.Tensor:
         """The value head's read-out: ``[N, 1]`` (version 1) or the win/draw/loss logits ``[N, 3]``.  Its
-        input: the embedding, the no-attack ratio (0 in deployment) and the selected one-hot."""
+        input: the embedding, the no-attack ratio (0 in deployment) and the selected one-hot (and from
+        version 3, ``material(obs)``)."""
         play = (phase != DEPLOY).to(obs.dtype)[:, None, None, None]
         squares = self.value_head(torch.cat([emb, no_attack * play, selected], dim=1))
-        return self.value_out(F.relu(squares) if self.config.version == 1 else squares)
+        if self.config.version == 1:
+            return self.value_out(F.relu(squares))
+        if self.config.version >= 3:
+            squares = torch.cat([squares, material(obs)], dim=1)
+        return self.value_out(squares)
 
     def _value(self, *parts) -> torch.Tensor:
         """``float32[N]``: the scalar value, P(win) - P(loss) for a version-2 network."""

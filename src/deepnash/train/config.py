@@ -51,9 +51,10 @@ class TrainConfig:
             afresh and alone learns, from the self-play games of the frozen policy (the four networks
             then share one policy, so the reward transform is zero and v-trace's targets are the
             games' returns); the look-ahead layers and the search need such a value head.
-        net_version: the network version (``NetConfig.version``: 2, the win/draw/loss value head; 1, the
-            scalar one).  A run stored without one is version 1.  A version-1 ``init`` starts a version-2
-            run with a fresh value head (``nn.checkpoint.starting_weights``).
+        net_version: the network version (``NetConfig.version``: 2, the win/draw/loss value head; 3, the
+            same reading the material counts too; 1, the scalar one).  A run stored without one is
+            version 1.  An ``init`` of an older version starts the run with a fresh value head
+            (``nn.checkpoint.starting_weights``).
         rnad: the R-NaD learner's configuration (``rnad.hold_reg_iterations`` keeps the regularisation
             policies at the ``init`` network for that many iterations after the first).
     """

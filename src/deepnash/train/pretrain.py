@@ -53,8 +53,8 @@ class PretrainConfig(RecordsRunConfig):
             heads frozen: the policy stays exactly as ``init`` left it (e.g. to give a self-play
             agent whose value head says little a value the look-ahead can use).  With ``init``, the
             value head starts from fresh random weights.
-        net_version: the network version (``NetConfig.version``: 2, the win/draw/loss value head; 1, the
-            scalar one).  A run stored without one is version 1.
+        net_version: the network version (``NetConfig.version``: 2, the win/draw/loss value head; 3, the
+            same reading the material counts too; 1, the scalar one).  A run stored without one is version 1.
     """
 
     net: str = "tiny"
