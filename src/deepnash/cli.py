@@ -725,15 +725,19 @@ def export(
     out: str = typer.Argument(..., help="the agent's directory, then playable as checkpoint:OUT"),
     weights: str = typer.Option("online", help="which network: online, target, reg, reg_prev"),
 ) -> None:
-    """Export one network of a training run as a compact agent checkpoint (no optimiser, no other networks)."""
-    from .nn.checkpoint import CheckpointError, export_agent
+    """Export one network of a training run as a compact agent checkpoint (no optimiser, no other networks);
+    a belief network's run (deepnash pretrain-belief) as a compact belief network."""
+    from .nn.belief import BELIEF_KIND
+    from .nn.checkpoint import CheckpointError, export_agent, load_checkpoint
 
     try:
         path = export_agent(run, out, weights)
     except (CheckpointError, FileExistsError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None
-    typer.echo(f"exported {weights} network of {run} to {path} (agent spec checkpoint:{out})")
+    use = f"belief={out} in a searching agent's spec" if load_checkpoint(path).meta.get("kind") == BELIEF_KIND \
+        else f"agent spec checkpoint:{out}"
+    typer.echo(f"exported {weights} network of {run} to {path} ({use})")
 
 
 def main(argv: list[str] | None = None) -> None:

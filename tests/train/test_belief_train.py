@@ -104,6 +104,9 @@ def test_the_commands_train_a_belief_and_score_it(tmp_path):
     r = json.loads(scored.stdout)
     assert r["belief"] == str(run) and 0 < r["belief_nll"] < np.log(12) and r["hidden_pieces"] > 0
     assert all(v["n"] == 0 or v["belief_nll"] is not None for v in r["belief_phases"].values())
+    exported = subprocess.run([*cli, "export", str(run), str(tmp_path / "compact")], capture_output=True, text=True)
+    assert exported.returncode == 0 and "belief=" in exported.stdout
+    assert load_belief(tmp_path / "compact")[1]["counters"]["step"] == 3
     wrong = subprocess.run([*cli, "value-check", f"checkpoint:{network}", str(BARRAGE_GAMES), "--variant", "barrage",
                             "--games", "2", "--belief", str(network)], capture_output=True, text=True, timeout=600)
     assert wrong.returncode == 2 and "not a belief network" in wrong.stderr
