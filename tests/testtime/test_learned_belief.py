@@ -107,7 +107,7 @@ def test_a_searching_agent_plays_whole_games_from_a_learned_belief(belief_run):
     assert isinstance(agent.search._belief, LearnedBelief)
     drawn = []
     sampler = agent.search._belief
-    agent.search._belief = lambda view: drawn.append(view.ply) or sampler(view)  # count the positions it served
+    agent.search._belief = lambda view, ex: drawn.append(view.ply) or sampler(view, ex)  # count the positions it served
     result = referee_game(agent, make_agent(f"checkpoint:{NETWORK}"), replace(BARRAGE, max_moves=60), seed=3)
     assert result.reason is None and len(drawn) > 5
     heuristic = make_agent(f"checkpoint:{NETWORK},search=on,belief=heuristic")

@@ -99,16 +99,19 @@ def test_every_sample_agrees_with_the_public_information(variant, seed, plies, b
 
 def test_the_memory_heuristic_rules_types_out_of_the_samples():
     """Blue's unknown piece on e6 passed up Red's known General with no recapture possible, so it is
-    not the Marshal (``test_memory``): no sample makes it one, though it could be by the counts."""
+    not the Marshal (``test_memory``): no sample makes it one, though it could be by the counts; a
+    learned belief's samples honour the elimination too."""
     g = Played(MARSHAL_CHANCE.format(e4="..", a1="rS"), "barrage", reveal=("e5",))
-    search = Search(uniform_logits, zero_values)
-    search.reset(g.game.variant, 0)
+    searches = [Search(uniform_logits, zero_values), Search(uniform_logits, zero_values, belief=LEARNED)]
     rng = np.random.default_rng(0)
-    search.sample(g.view(0), rng)  # the search follows the game from its first move
+    for search in searches:
+        search.reset(g.game.variant, 0)
+        search.sample(g.view(0), rng)  # the search follows the game from its first move
     g.push("b1-b2", "a10-a9")
     view = g.view(0)
-    assert all(search.sample(view, rng)[54] != MARSHAL for _ in range(60))
-    uninformed = Search(uniform_logits, zero_values, belief=lambda v: lambda r: sample_hidden(v, r))
+    for search in searches:
+        assert all(search.sample(view, rng)[54] != MARSHAL for _ in range(60))
+    uninformed = Search(uniform_logits, zero_values, belief=lambda v, _: lambda r: sample_hidden(v, r))
     assert any(uninformed.sample(view, rng)[54] == MARSHAL for _ in range(60))
 
 
@@ -228,7 +231,7 @@ def test_material_leaves_score_the_sampled_board():
         return np.full(len(obs), np.nan, np.float32)
 
     search = Search(uniform_logits, nan_values, SearchConfig(samples=2, depth=0, candidates=len(view.legal_moves), rounds=1,
-                                      leaf="material"), belief=lambda v: lambda rng: truth)
+                                      leaf="material"), belief=lambda v, _: lambda rng: truth)
     search.reset(BARRAGE, 0)
     q = search.run(view, {m: 1 / len(view.legal_moves) for m in view.legal_moves}, np.random.default_rng(0)).q
     capture = Move.parse("e2-e3")
@@ -261,7 +264,7 @@ def test_progress_leaves_discount_a_lead_as_the_draw_nears():
     q = {}
     for leaf in ("material", "progress"):
         search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=0, candidates=len(view.legal_moves), rounds=1,
-                                                  leaf=leaf), belief=lambda v: lambda rng: truth)
+                                                  leaf=leaf), belief=lambda v, _: lambda rng: truth)
         search.reset(BARRAGE, 0)
         q[leaf] = search.run(view, {m: 1 / len(view.legal_moves) for m in view.legal_moves},
                              np.random.default_rng(0)).q
@@ -284,7 +287,7 @@ def test_gain_leaves_score_what_the_line_wins_however_far_ahead():
         q = {}
         for leaf in ("material", "gain"):
             search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=0, candidates=len(view.legal_moves),
-                                                      rounds=1, leaf=leaf), belief=lambda v: lambda rng: truth)
+                                                      rounds=1, leaf=leaf), belief=lambda v, _: lambda rng: truth)
             search.reset(BARRAGE, 0)
             q[leaf] = search.run(view, {m: 1 / len(view.legal_moves) for m in view.legal_moves},
                                  np.random.default_rng(0)).q

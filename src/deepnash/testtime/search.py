@@ -45,9 +45,11 @@ from .value_bounds import ValueFn
 #: ``obs float32[N, 82, 10, 10] -> logits float32[N, 100]``: the network's policy heads (the rollouts).
 LogitsFn = Callable[[np.ndarray], np.ndarray]
 
-#: ``view -> (rng -> int8[100])``: for one position, a sampler of a type for every opponent piece
-#: (``sample_hidden``'s contract); the work that serves every draw is done once (``testtime.belief``).
-Belief = Callable[[PlayerView], Callable[[np.random.Generator], np.ndarray]]
+#: ``(view, exclude) -> (rng -> int8[100])``: for one position, a sampler of a type for every opponent piece
+#: (``sample_hidden``'s contract), given the memory heuristic's eliminations ``exclude: bool[100, 12]``
+#: (``sample_hidden``'s, which a belief may use or not); the work that serves every draw is done once
+#: (``testtime.belief``).
+Belief = Callable[[PlayerView, np.ndarray], Callable[[np.random.Generator], np.ndarray]]
 
 #: Where the search's samples come from (``SearchConfig.belief``), besides a belief network's directory.
 BELIEF_SOURCES = ("heuristic", "learned")
@@ -194,9 +196,9 @@ class Search:
 
     def _sampler(self, view: PlayerView) -> Callable[[np.random.Generator], np.ndarray]:
         """Draws of hidden states for ``view``, with what they need from the game so far worked out once."""
-        if self._belief is not None:
-            return self._belief(view)
         exclude = self._ruled_out(view)
+        if self._belief is not None:
+            return self._belief(view, exclude)
         return lambda rng: sample_hidden(view, rng, self._weights, exclude=exclude)
 
     def _ruled_out(self, view: PlayerView) -> np.ndarray:
