@@ -141,11 +141,24 @@ def belief_metrics(net: BeliefNet | None, games: list[HumanGame], variant: str, 
         positions += len(batch)
     nll = {k: np.concatenate(v) if v else np.zeros(0) for k, v in parts.items()}
     ply = nll.pop("ply")
+    return {"positions": positions, **summarise_nll(nll, ply)}
 
+
+def summarise_nll(nll: dict[str, np.ndarray], ply: np.ndarray) -> dict:
+    """Mean nats per hidden piece of each belief, overall and by game phase.
+
+    Args:
+        nll: per name of ``BELIEFS`` (those scored) ``float64[H]``, as ``belief_nll`` gives them.
+        ply: ``int64[H]``: the ply of each hidden piece's position.
+
+    Returns:
+        ``hidden_pieces``, per name of ``BELIEFS`` its mean (``None`` where not scored or no piece), and
+        ``phases`` (per ``PHASES`` name: ``n`` and the same means).
+    """
     def means(select: np.ndarray) -> dict:
         return {k: float(nll[k][select].mean()) if k in nll and select.any() else None for k in BELIEFS}
 
-    return {"positions": positions, "hidden_pieces": int(len(ply)), **means(np.ones(len(ply), bool)),
+    return {"hidden_pieces": int(len(ply)), **means(np.ones(len(ply), bool)),
             "phases": {name: {"n": int(((ply >= lo) & (ply < hi)).sum()), **means((ply >= lo) & (ply < hi))}
                        for name, lo, hi in PHASES}}
 

@@ -26,7 +26,7 @@ import torch
 
 from ..nn import SELECT, DeepNashNet
 from ..nn.belief import BeliefNet
-from .belief import PHASES, belief_nll
+from .belief import BELIEFS, PHASES, belief_nll, summarise_nll
 from .human import HumanDecisions, HumanGame
 
 __all__ = ["BUCKETS", "PHASES", "MaterialFit", "format_value_check", "material_features", "positions", "value_check"]
@@ -159,16 +159,12 @@ def value_check(net: DeepNashNet, games: list[HumanGame], variant: str,
             row["brier"], row["log_loss"] = _scores(at["p_win"][s], at["won"][s])
             row["material_brier"], row["material_log_loss"] = _scores(material[s], at["won"][s])
         result["buckets"][name] = row
-    ply = at["belief_ply"]
-
-    def nlls(select: np.ndarray) -> dict:
-        return {key: float(at[f"belief_{name}"][select].mean()) if f"belief_{name}" in at and select.any() else None
-                for key, name in _BELIEF_KEYS}
-
-    result.update(nlls(np.ones(len(ply), bool)))
-    result["hidden_pieces"] = int(len(ply))
-    result["belief_phases"] = {name: {"n": int(((ply >= lo) & (ply < hi)).sum()), **nlls((ply >= lo) & (ply < hi))}
-                               for name, lo, hi in PHASES}
+    beliefs = summarise_nll({name: at[f"belief_{name}"] for name in BELIEFS if f"belief_{name}" in at},
+                            at["belief_ply"])
+    result.update({key: beliefs[name] for key, name in _BELIEF_KEYS})
+    result["hidden_pieces"] = beliefs["hidden_pieces"]
+    result["belief_phases"] = {phase: {"n": row["n"], **{key: row[name] for key, name in _BELIEF_KEYS}}
+                               for phase, row in beliefs["phases"].items()}
     return result
 
 
