@@ -13,9 +13,10 @@ import torch
 from torch.nn import functional as F
 
 from deepnash.agents.network_agent import SHIPPED_DIR, load_network
-from deepnash.env.planes import P_PRIVATE, P_PUB_OPP
+from deepnash.env.planes import P_PRIVATE, P_PUB_OPP, P_PUB_OWN
+from deepnash.game.pieces import FLAG
 from deepnash.nn import DeepNashNet, NetConfig, get_preset
-from deepnash.nn.network import MATERIAL_FEATURES, material
+from deepnash.nn.network import MATERIAL_FEATURES, MATERIAL_HIDDEN, material
 from deepnash.nn.checkpoint import CheckpointError, load_checkpoint, save_agent, starting_weights
 from deepnash.train.config import TRAIN_PRESETS
 from deepnash.train.human import SELECT, HumanDecisions, load_games
@@ -90,20 +91,32 @@ def test_a_version_two_prior_cannot_start_a_version_one_run(tmp_path):
     told = []
     weights = starting_weights(tmp_path / "v2", get_preset("tiny").to_dict() | {"version": 3}, "tiny", "classic",
                                on_upgrade=told.append)
-    assert tuple(weights["value_out.weight"].shape) == (3, 100 + MATERIAL_FEATURES) and "version-2" in told[0]
+    assert tuple(weights["value_out.weight"].shape) == (3, 100 + MATERIAL_FEATURES + MATERIAL_HIDDEN)
+    assert "material_hidden.weight" in weights and "version-2" in told[0]
 
 
 def test_the_version_three_read_out_sees_the_material_the_planes_state():
-    """``material``: the player's pieces by type, exactly; the opponent's as public-belief mass: all its
-    pieces on the board in all, each type near its true count (the closed form spreads the hidden ones)."""
-    games = load_games(SAMPLE, "classic")[:2]
-    batch = next(iter(HumanDecisions(games, "classic", batch_size=400, slots=2, shuffle=False, phases=(SELECT,))))
-    features = material(torch.from_numpy(batch.obs)).numpy()
+    """``material``: the player's pieces by type, and the opponent's, as the records' true types count
+    them (exact but where the last hidden pieces that can move are all of one type); the revealed pieces
+    and the moved hidden ones as the public planes show them; the two ratios."""
+    games = load_games(SAMPLE, "classic")[:4]
+    batch = next(iter(HumanDecisions(games, "classic", batch_size=800, slots=4, shuffle=False, phases=(SELECT,))))
+    features = material(torch.from_numpy(batch.obs)).numpy() * 10
     for t in range(12):
-        assert np.allclose(features[:, t] * 10, (batch.own_types == t).sum(axis=1))
-        assert np.abs(features[:, 12 + t] * 10 - (batch.opponent_types == t).sum(axis=1)).max() < 2
-    assert np.allclose(features[:, 12:24].sum(axis=1) * 10, (batch.opponent_types >= 0).sum(axis=1), atol=1e-4)
-    assert np.allclose(features[:, 24], batch.obs[:, 77, 0, 0]) and np.allclose(features[:, 25], batch.obs[:, 78, 0, 0])
+        assert np.allclose(features[:, t], (batch.own_types == t).sum(axis=1))
+    opponent = np.stack([(batch.opponent_types == t).sum(axis=1) for t in range(12)], axis=1)
+    exact = np.abs(features[:, 12:24] - opponent).max(axis=1) < 1e-3
+    assert exact.mean() > 0.95 and np.abs(features[:, 12:24] - opponent).max() < 3
+    pub_opp = batch.obs[:, P_PUB_OPP:P_PUB_OPP + 12]
+    for k, base in ((24, P_PUB_OPP), (36, P_PUB_OWN)):  # revealed: one-hot on the public planes
+        planes = batch.obs[:, base:base + 12]
+        one_hot = planes.max(axis=1) == 1
+        assert np.allclose(features[:, k:k + 12], (planes * one_hot[:, None]).sum(axis=(2, 3)), atol=1e-4)
+    assert (features[:, 24:36] <= opponent + 1e-4).all()
+    hidden = (pub_opp.sum(axis=1) > 0.5) & (pub_opp.max(axis=1) < 1)
+    moved = hidden & (pub_opp[:, FLAG] == 0)
+    assert np.allclose(features[:, 48], moved.sum(axis=(1, 2))) and features[:, 48].max() > 0
+    assert np.allclose(features[:, 50:52] / 10, batch.obs[:, 77:79, 0, 0])
 
 
 def _material(obs: np.ndarray) -> np.ndarray:

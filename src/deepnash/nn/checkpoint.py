@@ -318,7 +318,7 @@ def starting_weights(path: str | Path, net: dict, preset: str, variant: str,
         raise ValueError(f"{ck.path} holds a version-{theirs.version} network and this run builds version "
                          f"{ours.version}: a network only starts a run of its own version or a newer one")
     fresh = DeepNashNet(ours).state_dict()
-    value = [k for k in fresh if k.startswith(("value_head.", "value_out."))]
+    value = [k for k in fresh if k.startswith(("value_head.", "value_out.", "material_hidden."))]
     if on_upgrade is not None:
         on_upgrade(f"{ck.path} holds a version-{theirs.version} network: its torso and policy heads start "
                    f"this version-{ours.version} run, and its value head starts afresh")

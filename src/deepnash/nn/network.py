@@ -11,7 +11,8 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from ..env.planes import NUM_PLANES, P_LENGTH, P_NO_ATTACK, P_PHASE, P_PRIVATE, P_PUB_OPP, P_SELECTED, P_STEP
+from ..env.planes import NUM_PLANES, P_LENGTH, P_NO_ATTACK, P_PHASE, P_PRIVATE, P_PUB_OPP, P_PUB_OWN, P_SELECTED, P_STEP
+from ..game.pieces import FLAG
 from .config import NetConfig
 from .pyramid import Pyramid
 
@@ -24,7 +25,12 @@ WDL = ("win", "draw", "loss")
 WIN, DRAW, LOSS = range(3)
 
 #: Inputs a version-3 value read-out takes beside the head's 100 squares (``material``).
-MATERIAL_FEATURES = 26
+MATERIAL_FEATURES = 52
+#: Width of a version-3 read-out's hidden layer on ``material`` (SiLU units: none falls silent).
+MATERIAL_HIDDEN = 64
+#: Dropout on a version-3 read-out's 100 squares in training: the board's features can tell one game
+#: from another, and the value must not learn the games' results by heart.
+SQUARES_DROPOUT = 0.5
 
 #: Phase codes returned by ``phases``.
 DEPLOY, SELECT, DISPLACE = 0, 1, 2
@@ -41,12 +47,32 @@ def phases(obs: torch.Tensor) -> torch.Tensor:
 
 
 def material(obs: torch.Tensor) -> torch.Tensor:
-    """``float32[N, 26]``: what the observation ``float32[N, 82, 10, 10]`` says of the material, for a
-    version-3 value read-out: the player's pieces of each type (planes 1-12 summed over the board), the
-    opponent's expected pieces of each type under public information (planes 13-24 summed: revealed
-    pieces and the unrevealed counts), both over 10, then the game-length and no-attack ratios
-    (planes 77 and 78)."""
-    counts = obs[:, P_PRIVATE:P_PUB_OPP + 12].sum(dim=(2, 3)) / 10.0
+    """``float32[N, 52]``: what the observation ``float32[N, 82, 10, 10]`` states of the material, for a
+    version-3 value read-out, counts over 10:
+
+    - 0-11: the player's pieces of each type (planes 1-12);
+    - 12-23: the opponent's pieces of each type: its revealed pieces, plus its hidden pieces spread as an
+      unmoved hidden piece's public distribution (planes 13-24, eq. 6: the hidden counts over the hidden
+      pieces).  Exact, but where the last hidden pieces that can move are all of one type: a moved one then
+      looks revealed and counts twice;
+    - 24-35 and 36-47: the opponent's and the player's revealed pieces of each type (one-hot public planes);
+    - 48 and 49: the opponent's and the player's moved pieces still hidden;
+    - 50 and 51: the game-length and no-attack ratios (planes 77 and 78).
+    """
+    own = obs[:, P_PRIVATE:P_PRIVATE + 12].sum(dim=(2, 3))
+    parts, revealed_parts, moved_parts = [own], [], []
+    for base in (P_PUB_OPP, P_PUB_OWN):
+        pub = obs[:, base:base + 12]
+        revealed = (pub.amax(dim=1) > 0.999).to(obs.dtype)  # [N, 10, 10]: a one-hot public type
+        hidden = (pub.sum(dim=1) > 0.5).to(obs.dtype) * (1 - revealed)
+        unmoved = hidden * (pub[:, FLAG] > 0).to(obs.dtype)  # the Flag never moves: only unmoved pieces may be it
+        by_type = (pub * revealed[:, None]).sum(dim=(2, 3))
+        if base == P_PUB_OPP:
+            spread = (pub * unmoved[:, None]).sum(dim=(2, 3)) / unmoved.sum(dim=(1, 2)).clamp(min=1)[:, None]
+            parts.append(by_type + spread * hidden.sum(dim=(1, 2))[:, None])
+        revealed_parts.append(by_type)
+        moved_parts.append((hidden - unmoved).sum(dim=(1, 2))[:, None])
+    counts = torch.cat([*parts, *revealed_parts, *moved_parts], dim=1) / 10.0
     return torch.cat([counts, obs[:, P_LENGTH:P_NO_ATTACK + 1, 0, 0]], dim=1)
 
 
@@ -82,8 +108,11 @@ class DeepNashNet(nn.Module):
     linearly to win, draw and loss logits (``value_logits``), and the value is
     P(win) - P(loss), in [-1, 1], for the player to move.  A version-2 head has no
     ReLU to fall silent, and its cross-entropy keeps a gradient on every target.
-    Version 3 is version 2 whose linear map also reads ``material(obs)``: the piece
-    counts a logistic fit on material uses are one linear map away.
+    Version 3 is version 2 whose linear map also reads ``material(obs)`` (the piece counts,
+    revealed and moved pieces the planes state) and 64 SiLU units on them; a fresh version-3
+    read-out gives the head's squares zero weight, so it starts from the material and lets the
+    board in only as far as that pays (the torso's features can tell one game from another, and
+    a value that learns games by heart does not judge positions).
 
     Args:
         config: widths and block counts (``NetConfig``).
@@ -98,8 +127,11 @@ class DeepNashNet(nn.Module):
         self.select_head = _Head(c + 1, hc, cfg.head_outer)
         self.displace_head = _Head(c + 11, hc, cfg.head_outer)
         self.value_head = _Head(c + 11, hc, 0)
-        extra = MATERIAL_FEATURES if cfg.version >= 3 else 0
+        extra = MATERIAL_FEATURES + MATERIAL_HIDDEN if cfg.version >= 3 else 0
+        if cfg.version >= 3:
+            self.material_hidden = nn.Linear(MATERIAL_FEATURES, MATERIAL_HIDDEN)
         self.value_out = nn.Linear(NUM_ACTIONS + extra, 1 if cfg.version == 1 else len(WDL))
+        self._quiet_squares()
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Run the network.
@@ -150,16 +182,28 @@ class DeepNashNet(nn.Module):
     def train_value_only(self) -> list[torch.nn.Parameter]:
         """Freeze the torso and the policy heads (``requires_grad`` off) and return the value head's
         parameters, the only ones left to train."""
-        head = set(map(id, [*self.value_head.parameters(), *self.value_out.parameters()]))
+        head = set(map(id, [p for m in self._value_modules() for p in m.parameters()]))
         for p in self.parameters():
             p.requires_grad_(id(p) in head)
         return [p for p in self.parameters() if id(p) in head]
 
     def reset_value_head(self) -> None:
         """Give the value head fresh random weights (the torso and the policy heads keep theirs)."""
-        for module in (*self.value_head.modules(), self.value_out):
-            if hasattr(module, "reset_parameters"):
-                module.reset_parameters()
+        for module in self._value_modules():
+            for part in module.modules():
+                if hasattr(part, "reset_parameters"):
+                    part.reset_parameters()
+        self._quiet_squares()
+
+    def _value_modules(self) -> list[nn.Module]:
+        """The value head's modules: its pyramid, its read-out and (version 3) the read-out's hidden layer."""
+        return [self.value_head, self.value_out, *([self.material_hidden] if self.config.version >= 3 else [])]
+
+    @torch.no_grad()
+    def _quiet_squares(self) -> None:
+        """A version-3 read-out starts with no weight on the head's 100 squares (``material`` only)."""
+        if self.config.version >= 3:
+            self.value_out.weight[:, :NUM_ACTIONS] = 0.0
 
     def _embed(self, obs: torch.Tensor):
         """The torso's work, which every head reads: ``(obs, embedding, phase, no-attack plane, selected
@@ -197,13 +241,15 @@ class DeepNashNet(nn.Module):
     def _value_out(self, obs, emb, phase, no_attack, selected) -> torch.Tensor:
         """The value head's read-out: ``[N, 1]`` (version 1) or the win/draw/loss logits ``[N, 3]``.  Its
         input: the embedding, the no-attack ratio (0 in deployment) and the selected one-hot (and from
-        version 3, ``material(obs)``)."""
+        version 3, ``material(obs)`` and its hidden layer)."""
         play = (phase != DEPLOY).to(obs.dtype)[:, None, None, None]
         squares = self.value_head(torch.cat([emb, no_attack * play, selected], dim=1))
         if self.config.version == 1:
             return self.value_out(F.relu(squares))
         if self.config.version >= 3:
-            squares = torch.cat([squares, material(obs)], dim=1)
+            counts = material(obs)
+            squares = F.dropout(squares, SQUARES_DROPOUT, self.training)
+            squares = torch.cat([squares, counts, F.silu(self.material_hidden(counts))], dim=1)
         return self.value_out(squares)
 
     def _value(self, *parts) -> torch.Tensor:
