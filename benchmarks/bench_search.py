@@ -1,7 +1,7 @@
 """What the belief-sampled search costs per move, for each network preset, on one CPU thread.
 
 Usage: ``python benchmarks/bench_search.py [--presets tiny,small] [--variant barrage] [--positions 8]
-[--samples 8] [--depth 6] [--candidates 6] [--json]``
+[--samples 8] [--depth 6] [--candidates 6] [--precision auto] [--json]``
 
 For positions taken from games of the random bot (after 10 to 80 moves), one search round (K
 determinisations x M candidates, each played ``depth`` moves on by the network for both sides,
@@ -25,7 +25,7 @@ from deepnash.agents.network_agent import NetworkAgent
 from deepnash.game import Game, get_variant
 from deepnash.infostate.view import push_recorded
 from deepnash.nn import DeepNashNet, get_preset
-from deepnash.testtime.search import Search, SearchConfig
+from deepnash.testtime.search import PRECISIONS, Search, SearchConfig
 
 
 def positions(variant: str, count: int) -> list[PlayerView]:
@@ -47,7 +47,7 @@ def positions(variant: str, count: int) -> list[PlayerView]:
 
 def run(preset: str, views: list[PlayerView], config: SearchConfig) -> dict:
     torch.manual_seed(0)
-    agent = NetworkAgent(DeepNashNet(get_preset(preset)))
+    agent = NetworkAgent(DeepNashNet(get_preset(preset)), search=config)
     rows = [0]
 
     def counted(fn):  # every network row the search asks for, policy heads or value head
@@ -56,7 +56,7 @@ def run(preset: str, views: list[PlayerView], config: SearchConfig) -> dict:
             return fn(obs)
         return call
 
-    search = Search(counted(agent._logits), counted(agent._values), config)
+    search = Search(counted(agent._logits), counted(agent._values), config)  # the agent's rollout network
     rng = np.random.default_rng(0)
     seconds = 0.0
     for view in views:
@@ -81,19 +81,22 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=SearchConfig.samples)
     ap.add_argument("--depth", type=int, default=SearchConfig.depth)
     ap.add_argument("--candidates", type=int, default=SearchConfig.candidates)
+    ap.add_argument("--precision", default=SearchConfig.precision, choices=PRECISIONS,
+                    help="the rollouts' number format (auto: bfloat16 where oneDNN supports it)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args()
     torch.set_num_threads(1)
-    config = SearchConfig(samples=args.samples, depth=args.depth, candidates=args.candidates, rounds=1)
+    config = SearchConfig(samples=args.samples, depth=args.depth, candidates=args.candidates, rounds=1,
+                          precision=args.precision)
     views = positions(args.variant, args.positions)
     out = {"variant": args.variant, "positions": len(views), "samples": args.samples, "depth": args.depth,
-           "candidates": args.candidates,
+           "candidates": args.candidates, "precision": args.precision,
            "results": {p: run(p, views, config) for p in args.presets.split(",")}}
     if args.json:
         print(json.dumps(out))
         return
     print(f"search rounds of {args.samples} samples x {args.candidates} candidates, depth {args.depth}, "
-          f"{args.variant}, {len(views)} positions, one thread")
+          f"{args.variant}, {len(views)} positions, one thread, rollouts in {args.precision}")
     for p, r in out["results"].items():
         fits = ", ".join(f"{b} s: {n}" for b, n in r["samples_per_candidate"].items())
         print(f"  {p:6s} {r['ms_per_round']:8.1f} ms/round  {r['network_rows_per_round']:6.0f} network rows/round "

@@ -365,3 +365,51 @@ def test_rollout_sampling_keeps_to_the_mask_and_the_threshold():
     assert abs((drawn[:, 0] == 0).mean() - 0.5 / 0.98) < 0.04
     raw = np.array([_sample(logits, mask, rng) for _ in range(2000)])
     assert set(raw[:, 0]) == {0, 1, 2}  # without the threshold the rare action is drawn too
+
+
+def test_a_rollout_with_one_legal_action_takes_it_without_the_network(monkeypatch):
+    """The network sees only rollout games with a choice; a game with one legal action (a selected
+    piece with one square to go to) plays it: the one action the policy could give any probability."""
+    from deepnash.testtime import search as search_module
+
+    asked, forced = [], []
+    real_sample, real_step = search_module._sample, VectorEnv.step
+
+    def sample(logits, mask, rng, threshold=0.0):
+        asked.append(mask.sum(axis=1))
+        return real_sample(logits, mask, rng, threshold)
+
+    def step(env, actions):
+        one = env.mask.sum(axis=1) == 1
+        assert (actions[one] == env.mask[one].argmax(axis=1)).all()
+        forced.append(int(one.sum()))
+        return real_step(env, actions)
+
+    monkeypatch.setattr(search_module, "_sample", sample)
+    monkeypatch.setattr(VectorEnv, "step", step)
+    game, history = random_position(CLASSIC, 4, 30)  # a crowded board: many pieces with one way out
+    view = PlayerView.of(game, game.turn, history)
+    search = Search(uniform_logits, zero_values, SearchConfig(samples=4, depth=3, rounds=1))
+    search.reset(CLASSIC, view.player)
+    search.run(view, {m: 1 / len(view.legal_moves) for m in view.legal_moves}, np.random.default_rng(0))
+    assert asked and all((n > 1).all() for n in asked) and sum(forced) > 0
+
+
+def test_the_rollouts_run_in_the_precision_asked_for():
+    """``precision``: ``float32`` rollouts use the agent's network itself; ``bfloat16`` a copy whose policy
+    picks the same favourite move on nearly every row; an unknown precision is refused."""
+    from deepnash.agents.network_agent import rollout_network
+
+    torch.manual_seed(0)
+    net = DeepNashNet(get_preset("tiny")).eval()
+    assert rollout_network(net, "float32") is net
+    half = rollout_network(net, "bfloat16")
+    assert half is not net and all(p.dtype == torch.bfloat16 for p in half.parameters())
+    assert all(p.dtype == torch.float32 for p in net.parameters())
+    agents = [NetworkAgent(net, search=SearchConfig(precision=p)) for p in ("float32", "bfloat16")]
+    game, history = random_position(CLASSIC, 2, 20)
+    obs = np.stack([observe_view(PlayerView.of(game, game.turn, history))] * 3)
+    full, low = (agent._logits(obs) for agent in agents)
+    assert low.dtype == np.float32 and np.abs(full - low).max() < 0.1 * max(1.0, np.abs(full).max())
+    with pytest.raises(ValueError, match="precision"):
+        SearchConfig(precision="int8")

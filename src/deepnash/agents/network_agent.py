@@ -14,6 +14,7 @@ The observation is rebuilt from the ``PlayerView`` alone (``infostate.observe``)
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -76,6 +77,7 @@ class NetworkAgent:
         self.on_decision = None
         self._gen = torch.Generator().manual_seed(0)
         self.search = None if search is None else Search(self._logits, self._values, search, belief=belief)
+        self._rollout_net = self.net if search is None else rollout_network(self.net, search.precision)
         self._rng = np.random.default_rng(0)
         self._variant: Variant | None = None
         self._player = 0
@@ -98,8 +100,9 @@ class NetworkAgent:
 
     @torch.inference_mode()
     def _logits(self, obs: np.ndarray) -> np.ndarray:
-        """``float32[N, 100]``: the policy heads on ``obs: float32[N, 82, 10, 10]`` (the search's rollouts)."""
-        return self.net.logits(_padded(obs)).numpy()[:len(obs)]
+        """``float32[N, 100]``: the policy heads on ``obs: float32[N, 82, 10, 10]`` (the search's rollouts, in
+        the number format of its ``precision``)."""
+        return self._rollout_net.logits(_padded(obs)).float().numpy()[:len(obs)]
 
     @torch.inference_mode()
     def _choose(self, obs: np.ndarray, mask: np.ndarray, step: str = "deploy", view: PlayerView | None = None,
@@ -335,6 +338,16 @@ register_agent("checkpoint", from_checkpoint, takes_path=True, configs=_OPTIONS,
 register_agent("shipped", shipped, positional="variant", configs=_OPTIONS, aliases={"discretise": "discretize"},
                defaults=shipped_options,
                summary="the DeepNash networks shipped with the package: shipped:barrage, shipped:classic")
+
+
+def rollout_network(net: DeepNashNet, precision: str) -> DeepNashNet:
+    """The network the search's rollouts run (``SearchConfig.precision``): ``net`` itself for ``float32``,
+    a ``bfloat16`` copy for ``bfloat16``, and for ``auto`` the copy where oneDNN reports bfloat16 support
+    (``precision`` is one of ``testtime.search.PRECISIONS``, as ``SearchConfig`` checks)."""
+    if precision == "float32" or (precision == "auto" and not torch.ops.mkldnn._is_mkldnn_bf16_supported()):
+        return net
+    with torch.no_grad():  # not inference mode: the copy's kernels cache by the weights' version counters
+        return copy.deepcopy(net).to(torch.bfloat16).eval()
 
 
 #: Batches the look-ahead and the search send to the network are padded to a multiple of this.

@@ -55,6 +55,9 @@ Belief = Callable[[PlayerView, np.ndarray], Callable[[np.random.Generator], np.n
 BELIEF_SOURCES = ("heuristic", "learned")
 
 
+#: The number formats the rollouts' network may run in (``SearchConfig.precision``).
+PRECISIONS = ("auto", "float32", "bfloat16")
+
 #: How the search scores a leaf that is not the end of the game (``SearchConfig.leaf``).
 LEAVES = ("value", "material", "progress", "gain")
 
@@ -87,6 +90,11 @@ class SearchConfig:
             setup statistics, less the memory heuristic's eliminations; ``learned``, the belief network
             shipped for the variant (``testtime.belief``); or the directory of a belief network's run
             or checkpoint (``deepnash pretrain-belief``).  The agent resolves it (``agents.network_agent``).
+        precision: the number format of the rollouts' network: ``float32``; ``bfloat16`` (weights and
+            activations; the policy heads' choices are samples, which 8 bits of mantissa barely move,
+            and oneDNN runs them about 1.7x faster where the CPU has AVX-512 BF16 instructions);
+            ``auto``, ``bfloat16`` where oneDNN reports bfloat16 support, else ``float32``.  The
+            root's prior and the value head stay in ``float32``.  The agent applies it.
     """
 
     samples: int = 8
@@ -99,6 +107,7 @@ class SearchConfig:
     rollout_threshold: float = 0.03
     leaf: str = "value"
     belief: str = "heuristic"
+    precision: str = "auto"
 
     def __post_init__(self) -> None:
         for name in ("samples", "candidates"):
@@ -108,6 +117,8 @@ class SearchConfig:
             raise ValueError(f"search depth and rounds must be >= 0, got {self.depth} and {self.rounds}")
         if self.leaf not in LEAVES:
             raise ValueError(f"search leaf {self.leaf!r}: choose one of {', '.join(LEAVES)}")
+        if self.precision not in PRECISIONS:
+            raise ValueError(f"search precision {self.precision!r}: choose one of {', '.join(PRECISIONS)}")
         if not self.belief:
             raise ValueError(f"search belief: choose {', '.join(BELIEF_SOURCES)} or a belief network's directory")
         if not 0 <= self.rollout_threshold < 1:
@@ -263,10 +274,7 @@ class Search:
             live = np.isnan(result)
             if not live.any():
                 break
-            actions = np.zeros(k * m, dtype=np.int64)
-            logits = self.logits_fn(env.obs[live])
-            actions[live] = _sample(logits, env.mask[live], rng, cfg.rollout_threshold)
-            self._step(env, actions, result, me)
+            self._step(env, self._rollout_actions(env, live, rng), result, me)
         live = np.isnan(result)
         if live.any() and cfg.leaf != "value":
             lead = material_difference(env.state.board[live], me)
@@ -277,6 +285,17 @@ class Search:
             value = self.value_fn(env.obs[live])
             result[live] = np.where(env.player[live] == me, value, -value)
         return result.reshape(k, m).sum(axis=0)
+
+    def _rollout_actions(self, env: VectorEnv, live: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """``int64[B]``: the rollout policy's action in each live game.  A game with one legal action
+        (a selected piece with one square to go to, a player with one piece that can move) takes it
+        without asking the network, whose policy gives it probability 1 there."""
+        mask = env.mask
+        actions = mask.argmax(axis=1)
+        ask = live & (mask.sum(axis=1) > 1)
+        if ask.any():
+            actions[ask] = _sample(self.logits_fn(env.obs[ask]), mask[ask], rng, self.config.rollout_threshold)
+        return actions
 
     @staticmethod
     def _step(env: VectorEnv, actions: np.ndarray, result: np.ndarray, me: int) -> None:
