@@ -38,13 +38,19 @@ def test_a_stored_configuration_without_a_version_is_version_one():
         NetConfig.from_dict({**tiny.to_dict(), "wings": 2})
 
 
-@pytest.mark.parametrize("path", [OLD, SHIPPED_DIR / "classic", SHIPPED_DIR / "barrage"])
+@pytest.mark.parametrize("path", [OLD, SHIPPED_DIR / "barrage"])
 def test_checkpoints_written_before_versions_load_as_version_one(path):
     net, meta = load_network(path)
     assert "version" not in meta["net"] and net.config.version == 1
     assert tuple(net.value_out.weight.shape) == (1, 100)
     with pytest.raises(ValueError, match="no win/draw/loss logits"):
         net.value_logits(torch.zeros(1, 82, 10, 10))
+
+
+def test_the_shipped_classic_network_is_version_three():
+    net, meta = load_network(SHIPPED_DIR / "classic")
+    assert meta["net"]["version"] == 3 and net.config.version == 3
+    assert tuple(net.value_out.weight.shape) == (3, 100 + MATERIAL_FEATURES + MATERIAL_HIDDEN)
 
 
 @pytest.mark.parametrize("version", [2, 3])
