@@ -25,7 +25,7 @@ from deepnash.agents.network_agent import NetworkAgent
 from deepnash.game import Game, get_variant
 from deepnash.infostate.view import push_recorded
 from deepnash.nn import DeepNashNet, get_preset
-from deepnash.testtime.search import PRECISIONS, Search, SearchConfig
+from deepnash.testtime.search import PRECISIONS, SearchConfig
 
 
 def positions(variant: str, count: int) -> list[PlayerView]:
@@ -56,7 +56,8 @@ def run(preset: str, views: list[PlayerView], config: SearchConfig) -> dict:
             return fn(obs)
         return call
 
-    search = Search(counted(agent._logits), counted(agent._values), config)  # the agent's rollout network
+    search = agent.search  # its rollouts run the agent's rollout network (``precision``)
+    search.logits_fn, search.value_fn = counted(search.logits_fn), counted(search.value_fn)
     rng = np.random.default_rng(0)
     seconds = 0.0
     for view in views:

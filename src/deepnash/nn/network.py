@@ -60,20 +60,25 @@ def material(obs: torch.Tensor) -> torch.Tensor:
     - 50 and 51: the game-length and no-attack ratios (planes 77 and 78).
     """
     own = obs[:, P_PRIVATE:P_PRIVATE + 12].sum(dim=(2, 3))
-    parts, revealed_parts, moved_parts = [own], [], []
-    for base in (P_PUB_OPP, P_PUB_OWN):
-        pub = obs[:, base:base + 12]
-        revealed = (pub.amax(dim=1) > 0.999).to(obs.dtype)  # [N, 10, 10]: a one-hot public type
-        hidden = (pub.sum(dim=1) > 0.5).to(obs.dtype) * (1 - revealed)
-        unmoved = hidden * (pub[:, FLAG] > 0).to(obs.dtype)  # the Flag never moves: only unmoved pieces may be it
-        by_type = (pub * revealed[:, None]).sum(dim=(2, 3))
-        if base == P_PUB_OPP:
-            spread = (pub * unmoved[:, None]).sum(dim=(2, 3)) / unmoved.sum(dim=(1, 2)).clamp(min=1)[:, None]
-            parts.append(by_type + spread * hidden.sum(dim=(1, 2))[:, None])
-        revealed_parts.append(by_type)
-        moved_parts.append((hidden - unmoved).sum(dim=(1, 2))[:, None])
-    counts = torch.cat([*parts, *revealed_parts, *moved_parts], dim=1) / 10.0
+    pub = obs[:, P_PUB_OPP:P_PUB_OPP + 12]
+    opp_revealed, opp_hidden, opp_unmoved = _public_pieces(pub)
+    own_revealed, own_hidden, own_unmoved = _public_pieces(obs[:, P_PUB_OWN:P_PUB_OWN + 12])
+    spread = (pub * opp_unmoved[:, None]).sum(dim=(2, 3)) / opp_unmoved.sum(dim=(1, 2)).clamp(min=1)[:, None]
+    opponent = opp_revealed + spread * opp_hidden.sum(dim=(1, 2))[:, None]
+    moved = [(hidden - unmoved).sum(dim=(1, 2))[:, None]
+             for hidden, unmoved in ((opp_hidden, opp_unmoved), (own_hidden, own_unmoved))]
+    counts = torch.cat([own, opponent, opp_revealed, own_revealed, *moved], dim=1) / 10.0
     return torch.cat([counts, obs[:, P_LENGTH:P_NO_ATTACK + 1, 0, 0]], dim=1)
+
+
+def _public_pieces(pub: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """One side's public planes ``float32[N, 12, 10, 10]`` (eq. 6) read as ``(revealed pieces by type
+    float32[N, 12], hidden pieces float32[N, 10, 10], unmoved hidden pieces float32[N, 10, 10])``: a
+    revealed piece's planes are one-hot, and only an unmoved piece may be the Flag, which never moves."""
+    revealed = (pub.amax(dim=1) > 0.999).to(pub.dtype)
+    hidden = (pub.sum(dim=1) > 0.5).to(pub.dtype) * (1 - revealed)
+    unmoved = hidden * (pub[:, FLAG] > 0).to(pub.dtype)
+    return (pub * revealed[:, None]).sum(dim=(2, 3)), hidden, unmoved
 
 
 class _Head(nn.Module):
