@@ -17,7 +17,7 @@ from deepnash.agents.network_agent import NetworkAgent
 from deepnash.arena import referee_game
 from deepnash.env.actions import square_to_action
 from deepnash.env.vector import VectorEnv
-from deepnash.game import BARRAGE, CLASSIC, Game, Move
+from deepnash.game import BARRAGE, CLASSIC, Game, Move, Variant
 from deepnash.game import kernels as K
 from deepnash.game.codes import code_of
 from deepnash.game.pieces import BOMB, FLAG, GENERAL, MARSHAL, SCOUT
@@ -28,7 +28,8 @@ from deepnash.infostate.view import push_recorded
 from deepnash.nn import DeepNashNet, get_preset
 from deepnash.nn.belief import BELIEF_PRESETS, BeliefNet
 from deepnash.testtime.belief import LearnedBelief
-from deepnash.testtime.search import Search, SearchConfig, draw_nearness, improve, material_difference
+from deepnash.testtime.search import (NO_ATTACK, Search, SearchConfig, attack_delay, draw_nearness, improve,
+                                      material_difference)
 from test_memory import MARSHAL_CHANCE
 from testtime_helpers import Played
 
@@ -302,6 +303,107 @@ def test_gain_leaves_score_what_the_line_wins_however_far_ahead():
         spread[ahead] = {leaf: q[leaf][capture] - max(v for m, v in q[leaf].items() if m != capture) for leaf in q}
     assert spread[True]["gain"] == pytest.approx(spread[False]["gain"], abs=1e-4)
     assert spread[True]["material"] < 0.5 * spread[False]["material"]
+
+
+def test_contempt_counts_a_draw_against_the_player_searching():
+    """``contempt=c``: the draw term pulls a leaf towards ``-c`` (``- r**2 (tanh(d) + c)``), with the
+    no-attack count carried on to the player's nearest attack (``attack_delay``); a rollout that ends
+    drawn by the no-attack limit is scored as a leaf at the limit (``r = 1``); and an attack that may win
+    joins the candidates however low its prior.  ``c = 0`` is the search without contempt."""
+    capture = Move.parse("e2-e3")
+
+    def q_of(contempt: float, candidates: int | None = None, **counters) -> dict[Move, float]:
+        view, truth = marshal_next_to_general(**counters)
+        prior = {m: (0.01 if m == capture else 1.0) for m in view.legal_moves}
+        total = sum(prior.values())
+        config = SearchConfig(samples=2, depth=0, candidates=candidates or len(view.legal_moves), rounds=1,
+                              leaf="gain", contempt=contempt)
+        search = Search(uniform_logits, zero_values, config, belief=lambda v, _: lambda rng: truth)
+        search.reset(BARRAGE, 0)
+        return search.run(view, {m: p / total for m, p in prior.items()}, np.random.default_rng(0)).q
+
+    plain, scornful = q_of(0.0, ply=159, moves_since_attack=159), q_of(0.5, ply=159, moves_since_attack=159)
+    level = PIECE_VALUE[MARSHAL] - PIECE_VALUE[GENERAL] - PIECE_VALUE[SCOUT]  # Red's lead before the capture
+    general = 24  # e3
+    for m in plain:
+        if m == capture:  # the count restarts; the Marshal is 11 steps from the Scout on a10
+            d, near, later = level + PIECE_VALUE[GENERAL], 160 / 2000, 2 * 10 + 1
+        else:  # Blue moves, then the Marshal needs s steps back to the General
+            steps = abs(m.to_sq // 10 - general // 10) + abs(m.to_sq % 10 - general % 10)
+            d, near, later = level, 160 / 200, 160 + 2 * (steps - 1) + 1
+        delayed = max(later / 200, 160 / 2000) if m == capture else later / 200
+        assert plain[m] == pytest.approx(np.tanh(d - level) - near ** 2 * np.tanh(d)), m
+        assert scornful[m] == pytest.approx(np.tanh(d - level) - delayed ** 2 * (np.tanh(d) + 0.5)), m
+    drawn = q_of(0.7, ply=199, moves_since_attack=199)  # the 200th move without an attack draws
+    for m in drawn:
+        if m == capture:
+            near = max(21 / 200, 200 / 2000)  # the Marshal's next attack, or the total-move limit
+            won = np.tanh(PIECE_VALUE[GENERAL]) - near ** 2 * (np.tanh(level + PIECE_VALUE[GENERAL]) + 0.7)
+        else:  # nothing won, and the draw's whole term: worse than the leaf one move earlier
+            won = -(np.tanh(level) + 0.7)
+        assert drawn[m] == pytest.approx(won), m
+    assert capture not in q_of(0.0, candidates=2) and capture in q_of(0.2, candidates=2)
+    with pytest.raises(ValueError, match="contempt"):
+        SearchConfig(contempt=1.5)
+
+
+def test_attack_delay_counts_the_plies_to_the_nearest_attack_that_does_not_lose():
+    """Red's Scout on e2 loses to the Marshal above it and to the Bomb, and ties the Scout three steps
+    away on h2: two moves there and the attack, ``2 * (3 - 1)`` plies after Red's move, one more when Blue
+    moves first.  The Miner's Bomb is four steps away.  Without the Miner and that Scout, the Flag is
+    13 steps from Red's Scout; with nothing movable left, no attack comes: ``NO_ATTACK``."""
+    board = Game.from_diagram("""
+        10 .. .. .. .. .. .. .. .. .. bF
+         9 .. .. .. .. .. .. .. .. .. ..
+         8 .. .. .. .. .. .. .. .. .. ..
+         7 .. .. .. .. .. .. .. .. .. ..
+         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         5 bB .. ~~ ~~ bB .. ~~ ~~ .. ..
+         4 .. .. .. .. .. .. .. .. .. ..
+         3 .. .. .. .. bM .. .. .. .. ..
+         2 .. .. .. .. r2 .. .. b2 .. ..
+         1 r3 .. .. .. .. .. .. .. .. rF
+           a  b  c  d  e  f  g  h  i  j
+        """, BARRAGE).state.board[0]
+    no_scout, alone, stuck = board.copy(), board.copy(), board.copy()
+    no_scout[17] = 0  # h2
+    alone[[0, 17]] = 0  # the Miner on a1 as well
+    stuck[[0, 14]] = 0  # Red's Miner and Scout
+    boards = np.stack([board, board, no_scout, alone, stuck])
+    np.testing.assert_array_equal(attack_delay(boards, np.array([0, 1, 0, 0, 0]), 0), [4, 5, 6, 24, NO_ATTACK])
+
+
+def test_contempt_never_brings_in_an_attack_that_loses_for_certain():
+    """The attack contempt adds to the candidates may not lose on public information: a Scout next to a
+    revealed Marshal stays out, however near the draw, while the same Scout next to an unknown piece
+    joins them."""
+    army = Variant("duel", piece_counts=tuple(1 if t in (FLAG, SCOUT, MARSHAL, BOMB) else 0 for t in range(12)))
+    for marshal_known in (True, False):
+        board = Game.from_diagram("""
+            10 b2 .. .. .. .. .. .. .. .. bF
+             9 .. .. .. .. .. .. .. .. .. bB
+             8 .. .. .. .. .. .. .. .. .. ..
+             7 .. .. .. .. .. .. .. .. .. ..
+             6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+             5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+             4 .. .. .. .. .. .. .. .. .. ..
+             3 .. .. .. .. bM .. .. .. .. ..
+             2 .. .. .. .. r2 .. .. .. .. ..
+             1 rF rB .. .. .. .. .. .. .. rM
+               a  b  c  d  e  f  g  h  i  j
+            """, army).state.board[0]
+        flags = np.zeros(100, np.uint8)
+        flags[24] = K.MOVED | (K.REVEALED if marshal_known else 0)  # Blue's Marshal on e3 has moved
+        game = Game.from_state(army, board, flags, turn=0, ply=190, moves_since_attack=190)
+        view = PlayerView.of(game, 0)
+        attack = Move.parse("e2-e3")
+        prior = {m: (1e-4 if m == attack else 1.0) for m in view.legal_moves}
+        total = sum(prior.values())
+        search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=0, candidates=2, rounds=1,
+                                                                  leaf="gain", contempt=1.0))
+        search.reset(army, 0)
+        q = search.run(view, {m: p / total for m, p in prior.items()}, np.random.default_rng(0)).q
+        assert (attack in q) != marshal_known  # known: a certain loss; hidden: it may be the Scout (a tie)
 
 
 @pytest.mark.parametrize("variant", [BARRAGE, CLASSIC])

@@ -34,7 +34,7 @@ from ..env.vector import VectorEnv
 from ..game import Move, Variant
 from ..game import kernels as K
 from ..game.codes import owners, types
-from ..infostate.beliefs import PIECE_VALUE
+from ..infostate.beliefs import FIGHT, IMMOVABLE, PIECE_VALUE, fight, fight_odds, type_distributions
 from ..infostate.determinize import load_determinization, sample_hidden
 from ..infostate.observe import move_rows
 from ..infostate.setup_stats import deployment_weights
@@ -70,7 +70,10 @@ class SearchConfig:
         samples: K, determinisations per round.
         depth: moves played by the policy after the candidate move (both players), before the
             value head scores the position.
-        candidates: M, the moves of highest prior probability whose ``Q`` is estimated.
+        candidates: M, the moves of highest prior probability whose ``Q`` is estimated; with ``contempt``
+            above 0, the attack of highest prior that may not lose (public information alone,
+            ``fight_odds``) is always one of them, in place of the M-th: an attack on an unknown piece
+            is progress, a piece thrown away to reset the no-attack count is not.
         seconds: time budget per move; rounds stop once another would exceed it.
         rounds: most rounds per move (0: as many as the time allows).
         alpha: step size of the improvement.
@@ -83,7 +86,15 @@ class SearchConfig:
             the side ahead attacks, and the side behind stalls; or ``gain``: ``progress`` with the
             material term measured from the root, ``tanh`` of the material the line wins or loses on
             the sample (``tanh(d_leaf - d_root) - r**2 tanh(d_leaf)``, ``d`` the material difference),
-            so that a Marshal lost costs as much far ahead or far behind as level.
+            so that a Marshal lost costs as much far ahead or far behind as level.  A rollout that
+            ends drawn is scored as a leaf at the limit (``r = 1``), so that a draw is never worth
+            more than the position one move before it.
+        contempt: how much worse than even a draw is for the player searching, in [0, 1], as chess
+            engines' contempt: the draw term pulls a leaf towards ``-contempt`` instead of 0
+            (``- r**2 (tanh(d_leaf) + contempt)``; a drawn rollout scores ``-contempt`` with
+            ``value`` and ``material`` leaves), so that a player level or a little behind still
+            attacks before a draw limit; and the candidates always hold an attack (``candidates``).
+            0: a draw is worth 0.
         rollout_threshold: the rollout policies drop actions below this probability and renormalise, as
             the test-time layer's thresholding does for the agent's own play (0: the raw policy).
         belief: where the samples come from: ``heuristic``, the public information tilted by human
@@ -108,6 +119,7 @@ class SearchConfig:
     leaf: str = "value"
     belief: str = "heuristic"
     precision: str = "auto"
+    contempt: float = 0.0
 
     def __post_init__(self) -> None:
         for name in ("samples", "candidates"):
@@ -121,6 +133,8 @@ class SearchConfig:
             raise ValueError(f"search precision {self.precision!r}: choose one of {', '.join(PRECISIONS)}")
         if not self.belief:
             raise ValueError(f"search belief: choose {', '.join(BELIEF_SOURCES)} or a belief network's directory")
+        if not 0 <= self.contempt <= 1:
+            raise ValueError(f"search contempt must be in [0, 1], got {self.contempt}")
         if not 0 <= self.rollout_threshold < 1:
             raise ValueError(f"search rollout_threshold must be in [0, 1), got {self.rollout_threshold}")
         if not self.seconds > 0 or not self.alpha >= 0 or not self.tau >= 0:
@@ -235,6 +249,10 @@ class Search:
             raise ValueError(f"ply {view.ply}: the prior names illegal moves")
         ranked = sorted((m for m in prior if prior[m] > 0), key=lambda m: -prior[m])
         cands = ranked[:cfg.candidates]
+        if cfg.contempt > 0:  # a player that wants more than a draw weighs an attack
+            attack = _hopeful_attack(view, ranked)
+            if attack is not None and attack not in cands:
+                cands[-1] = attack
         total = np.zeros(len(cands))
         n = rounds = 0
         if len(ranked) > 1:
@@ -265,25 +283,35 @@ class Search:
                     env.state.copy_game(s * m, s * m + c)
                 env.resume(s * m + c, rows)
         result = np.full(k * m, np.nan)  # the result for ``me`` of games that ended
+        drawn = np.zeros(k * m, bool)  # games that ended drawn: scored as leaves at the draw limit
         # ``leaf=gain``: the material difference on each sample, before the candidate move
         root = material_difference(env.state.board, me) if cfg.leaf == "gain" else None
         first = np.array([[square_to_action(c.from_sq, me), square_to_action(c.to_sq, me)] for c in cands])
         for step in range(2):
-            self._step(env, np.tile(first[:, step], k), result, me)
+            self._step(env, np.tile(first[:, step], k), result, drawn, me)
         for _ in range(2 * cfg.depth):
             live = np.isnan(result)
             if not live.any():
                 break
-            self._step(env, self._rollout_actions(env, live, rng), result, me)
+            self._step(env, self._rollout_actions(env, live, rng), result, drawn, me)
         live = np.isnan(result)
-        if live.any() and cfg.leaf != "value":
-            lead = material_difference(env.state.board[live], me)
-            near = 0.0 if cfg.leaf == "material" else draw_nearness(env.state.meta[live], view.variant) ** 2
-            gained = np.tanh(lead - root[live]) if cfg.leaf == "gain" else np.tanh(lead)
-            result[live] = gained - near * np.tanh(lead)
-        elif live.any():
-            value = self.value_fn(env.obs[live])
-            result[live] = np.where(env.player[live] == me, value, -value)
+        if cfg.leaf == "value":
+            if live.any():
+                value = self.value_fn(env.obs[live])
+                result[live] = np.where(env.player[live] == me, value, -value)
+            result[drawn] = -cfg.contempt
+            return result.reshape(k, m).sum(axis=0)
+        leaf = live | drawn
+        if leaf.any():
+            lead = material_difference(env.state.board[leaf], me)
+            if cfg.leaf == "material":
+                near = np.zeros(leaf.sum())
+            else:  # with contempt, the count goes on until the player's nearest attack can land
+                delay = attack_delay(env.state.board[leaf], env.player[leaf], me) if cfg.contempt > 0 else 0
+                near = draw_nearness(env.state.meta[leaf], view.variant, delay) ** 2
+            near[drawn[leaf]] = 1.0
+            gained = np.tanh(lead - root[leaf]) if cfg.leaf == "gain" else np.tanh(lead)
+            result[leaf] = gained - near * (np.tanh(lead) + cfg.contempt)
         return result.reshape(k, m).sum(axis=0)
 
     def _rollout_actions(self, env: VectorEnv, live: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -298,16 +326,37 @@ class Search:
         return actions
 
     @staticmethod
-    def _step(env: VectorEnv, actions: np.ndarray, result: np.ndarray, me: int) -> None:
+    def _step(env: VectorEnv, actions: np.ndarray, result: np.ndarray, drawn: np.ndarray, me: int) -> None:
+        """Play ``actions`` in the live games (``result`` NaN); a game that ends gets its result for ``me``
+        in ``result``, and a draw is also marked in ``drawn``."""
         live = np.isnan(result)
         env.step(np.where(live, actions, 0))
         ended = live & env.done
         result[ended] = env.rewards[ended, me]
+        drawn |= ended & (env.rewards[:, me] == 0)
 
     def _batch(self, view: PlayerView, size: int) -> VectorEnv:
         if self._env is None or self._env.batch_size != size or self._env.variant != view.variant:
             self._env = VectorEnv(size, view.variant, setups="random", auto_reset=False)
         return self._env
+
+
+def _hopeful_attack(view: PlayerView, ranked: list[Move]) -> Move | None:
+    """The first attack in ``ranked`` that may not lose on public information alone (``fight`` against a
+    revealed piece, ``fight_odds`` with ``type_distributions`` against a hidden one), or ``None``."""
+    dist = None
+    for m in ranked:
+        if view.owner[m.to_sq] != 1 - view.player:
+            continue
+        attacker = int(view.types[m.from_sq])
+        if view.revealed[m.to_sq]:
+            if fight(attacker, int(view.types[m.to_sq])) >= 0:
+                return m
+            continue
+        dist = type_distributions(view) if dist is None else dist
+        if fight_odds(attacker, dist[m.to_sq])[2] < 1.0:
+            return m
+    return None
 
 
 def material_difference(boards: np.ndarray, player: int) -> np.ndarray:
@@ -318,15 +367,40 @@ def material_difference(boards: np.ndarray, player: int) -> np.ndarray:
     return (worth * (owner == player)).sum(axis=1) - (worth * (owner == 1 - player)).sum(axis=1)
 
 
-def draw_nearness(meta: np.ndarray, variant: Variant) -> np.ndarray:
+def draw_nearness(meta: np.ndarray, variant: Variant, delay: np.ndarray | int = 0) -> np.ndarray:
     """``float64[N]`` in [0, 1]: how near each game (``BatchState.meta`` rows ``int32[N, NUM_META]``) is
-    to a draw limit of ``variant``: the larger of its moves without an attack over
-    ``max_moves_without_attack`` and its moves over ``max_moves`` (a limit of 0 counts as none)."""
+    to a draw limit of ``variant``: the larger of its moves without an attack, plus ``delay`` (plies,
+    ``int[N]`` or one for all), over ``max_moves_without_attack`` and its moves over ``max_moves`` (a
+    limit of 0 counts as none)."""
     near = np.zeros(len(meta))
-    for counter, limit in ((K.M_SINCE_ATTACK, variant.max_moves_without_attack), (K.M_PLY, variant.max_moves)):
+    for counter, limit, extra in ((K.M_SINCE_ATTACK, variant.max_moves_without_attack, delay),
+                                  (K.M_PLY, variant.max_moves, 0)):
         if limit > 0:
-            near = np.maximum(near, np.minimum(meta[:, counter] / limit, 1.0))
+            near = np.maximum(near, np.minimum((meta[:, counter] + extra) / limit, 1.0))
     return near
+
+
+#: ``_MANHATTAN[a, b]``: the rook-step distance between squares ``a`` and ``b`` (lakes ignored).
+_MANHATTAN = np.abs(np.arange(100)[:, None] // 10 - np.arange(100)[None] // 10) \
+    + np.abs(np.arange(100)[:, None] % 10 - np.arange(100)[None] % 10)
+
+#: What ``attack_delay`` answers when ``player`` has no attack that does not lose: past any draw limit.
+NO_ATTACK = 10_000
+
+
+def attack_delay(boards: np.ndarray, to_move: np.ndarray, player: int) -> np.ndarray:
+    """``int64[N]``: plies before ``player`` can make an attack that does not lose, on complete boards
+    ``int8[N, 100]`` with ``to_move: int[N]`` the player to move: ``2 (s - 1)``, plus 1 when the opponent
+    moves first, for ``s`` the fewest rook steps from one of ``player``'s movable pieces to an opponent
+    piece it beats or ties (``beliefs.FIGHT``; lakes and pieces in the way ignored); ``NO_ATTACK`` when
+    there is none."""
+    kind, owner = types(boards), owners(boards)
+    k = np.clip(kind, 0, None).astype(np.int64)
+    mine = (owner == player) & (kind >= 0) & ~IMMOVABLE[k]
+    theirs = (owner == 1 - player) & (kind >= 0)
+    pairs = mine[:, :, None] & theirs[:, None, :] & (FIGHT[k[:, :, None], k[:, None, :]] >= 0)
+    steps = np.where(pairs, _MANHATTAN[None], NO_ATTACK).min(axis=(1, 2))
+    return np.where(steps >= NO_ATTACK, NO_ATTACK, 2 * (steps - 1) + (np.asarray(to_move) != player))
 
 
 def _sample(logits: np.ndarray, mask: np.ndarray, rng: np.random.Generator, threshold: float = 0.0) -> np.ndarray:
