@@ -14,8 +14,9 @@ def test_shipped_classic_plays_the_options_beside_its_weights_unless_told_otherw
     agent = make_agent("shipped:classic")
     assert agent.search is not None and options["search"] == "on"
     cfg = agent.search.config
-    assert (cfg.leaf, cfg.seconds, cfg.depth, cfg.alpha) == (
-        options["leaf"], float(options["seconds"]), int(options["depth"]), float(options["alpha"]))
+    assert (cfg.leaf, cfg.seconds, cfg.depth, cfg.alpha, cfg.contempt) == (
+        options["leaf"], float(options["seconds"]), int(options["depth"]), float(options["alpha"]),
+        float(options["contempt"]))
     assert agent.greedy is (options["greedy"] == "true")
     assert agent.setup == options["setup"]
     assert agent.name == "shipped:classic"  # tables show the spec as written
