@@ -300,9 +300,7 @@ class Search:
                 value = self.value_fn(env.obs[live])
                 result[live] = np.where(env.player[live] == me, value, -value)
             result[drawn] = -cfg.contempt
-            return result.reshape(k, m).sum(axis=0)
-        leaf = live | drawn
-        if leaf.any():
+        elif (leaf := live | drawn).any():
             lead = material_difference(env.state.board[leaf], me)
             if cfg.leaf == "material":
                 near = np.zeros(leaf.sum())
