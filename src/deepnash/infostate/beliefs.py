@@ -13,13 +13,10 @@ Miner defuses a Bomb, the Flag loses to everything.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 
-from ..game import kernels as K
 from ..game.pieces import BOMB, FLAG, MARSHAL, MINER, NUM_TYPES, SPY
-from .view import MoveRecord, PlayerView
+from .view import PlayerView
 
 IMMOVABLE = np.array([t in (FLAG, BOMB) for t in range(NUM_TYPES)])
 
@@ -42,22 +39,6 @@ def fight(attacker: int, defender: int) -> int:
 FIGHT = np.array([[fight(a, d) for d in range(NUM_TYPES)] for a in range(NUM_TYPES)], dtype=np.int8)
 
 
-def losses(records: Sequence[MoveRecord]) -> np.ndarray:
-    """``int64[2, 12]``: pieces of (Red, Blue) taken off the board by ``records``, by type.
-
-    Read from the battles alone (public information): every removal is a battle.
-    """
-    dead = np.zeros((2, NUM_TYPES), dtype=np.int64)
-    for r in records:
-        if r.defender < 0:
-            continue
-        if r.result in (K.RESULT_DEFENDER_WON, K.RESULT_BOTH_REMOVED):
-            dead[r.player, r.attacker] += 1
-        if r.result in (K.RESULT_ATTACKER_WON, K.RESULT_BOTH_REMOVED, K.RESULT_FLAG_CAPTURED):
-            dead[1 - r.player, r.defender] += 1
-    return dead
-
-
 def hidden_counts(view: PlayerView) -> np.ndarray:
     """``int64[12]``: the opponent's unrevealed pieces still on the board, by type.
 
@@ -67,7 +48,7 @@ def hidden_counts(view: PlayerView) -> np.ndarray:
     opp = 1 - view.player
     on_board = (view.owner == opp) & view.revealed
     revealed = np.bincount(view.types[on_board].astype(np.int64), minlength=NUM_TYPES)[:NUM_TYPES]
-    counts = np.asarray(view.variant.piece_counts, dtype=np.int64) - revealed - losses(view.history)[opp]
+    counts = np.asarray(view.variant.piece_counts, dtype=np.int64) - revealed - view.taken()[opp]
     hidden = int(((view.owner == opp) & ~view.revealed).sum())
     if counts.min() < 0 or counts.sum() != hidden:
         raise ValueError(

@@ -10,13 +10,15 @@ agent's observation) starts here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..game import Game, Move, Variant
 from ..game import kernels as K
 from ..game.codes import LAKE, owners, types
+from ..game.pieces import NUM_TYPES
 
 #: ``PlayerView.types`` value of an opponent piece whose type is not public.
 UNKNOWN = 12
@@ -48,6 +50,10 @@ class PlayerView:
         legal_moves: the player's legal moves (empty when it is not to move).
         history: every move of the game so far, with battle results.
         ply: moves played so far; ``moves_since_attack`` likewise.
+        taken_before: ``int64[2, 12]``: pieces of (Red, Blue) taken off the board before ``history``
+            begins, by type: public, as every capture is a battle that reveals both pieces.  Zeros when
+            ``history`` is the whole game, not for a game continued from a position string
+            (``notation.position``) or set up from a diagram with pieces already gone.
     """
 
     player: int
@@ -60,6 +66,7 @@ class PlayerView:
     history: tuple[MoveRecord, ...]
     ply: int
     moves_since_attack: int
+    taken_before: np.ndarray = field(default_factory=lambda: np.zeros((2, NUM_TYPES), dtype=np.int64))
 
     @classmethod
     def of(cls, game: Game, player: int, history: tuple[MoveRecord, ...] = ()) -> "PlayerView":
@@ -84,7 +91,37 @@ class PlayerView:
             history=history,
             ply=game.ply,
             moves_since_attack=game.moves_since_attack,
+            taken_before=_taken_before(game, history),
         )
+
+    def taken(self) -> np.ndarray:
+        """``int64[2, 12]``: pieces of (Red, Blue) taken off the board so far, by type (public)."""
+        return self.taken_before + losses(self.history)
+
+
+def _taken_before(game: Game, history: tuple[MoveRecord, ...]) -> np.ndarray:
+    """``int64[2, 12]``: the pieces of each side missing from ``game``'s board that ``history`` does not
+    account for: zeros when it covers the whole game."""
+    board = game.state.board[0]
+    kind, owner = types(board), owners(board)
+    on_board = np.stack([np.bincount(kind[(owner == p) & (kind >= 0)], minlength=NUM_TYPES) for p in (0, 1)])
+    return np.asarray(game.variant.piece_counts, dtype=np.int64)[None] - on_board - losses(history)
+
+
+def losses(records: Sequence[MoveRecord]) -> np.ndarray:
+    """``int64[2, 12]``: pieces of (Red, Blue) taken off the board by ``records``, by type.
+
+    Read from the battles alone (public information): every removal is a battle.
+    """
+    dead = np.zeros((2, NUM_TYPES), dtype=np.int64)
+    for r in records:
+        if r.defender < 0:
+            continue
+        if r.result in (K.RESULT_DEFENDER_WON, K.RESULT_BOTH_REMOVED):
+            dead[r.player, r.attacker] += 1
+        if r.result in (K.RESULT_ATTACKER_WON, K.RESULT_BOTH_REMOVED, K.RESULT_FLAG_CAPTURED):
+            dead[1 - r.player, r.defender] += 1
+    return dead
 
 
 def push_recorded(game: Game, move: Move) -> MoveRecord:

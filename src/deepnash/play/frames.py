@@ -18,8 +18,7 @@ from ..game import kernels as K
 from ..game.errors import RecordError
 from ..game.game import BattleResult, Game
 from ..game.pieces import PLAYER_NAMES
-from ..infostate.beliefs import losses
-from ..infostate.view import MoveRecord, push_recorded
+from ..infostate.view import MoveRecord, losses, push_recorded
 from ..notation.field import format_field
 from ..notation.gravon import GravonRecord, ResultType, parse_records, replay
 from .match import describe_move

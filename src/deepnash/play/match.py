@@ -15,8 +15,7 @@ from ..agents.registry import AgentSpecError, make_agent
 from ..game import BattleResult, Game, Move, Outcome, Variant, get_variant
 from ..game.errors import GameInProgressError, GameOverError, IllegalMoveError
 from ..game.pieces import PIECE_NAMES, PLAYER_NAMES
-from ..infostate.beliefs import losses
-from ..infostate.view import MoveRecord, PlayerView, push_recorded
+from ..infostate.view import MoveRecord, PlayerView, losses, push_recorded
 
 
 class HumanMatch:
@@ -148,7 +147,7 @@ class HumanMatch:
     def captured(self) -> tuple[list[int], list[int]]:
         """Pieces taken off the board so far, as type counts ``(Red's, Blue's)`` (12 ints each).
 
-        Computed from the battles in the public history (``agents.beliefs.losses``).
+        Computed from the battles in the public history (``infostate.view.losses``).
         """
         red, blue = losses(self.history).tolist()
         return red, blue

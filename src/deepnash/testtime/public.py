@@ -17,7 +17,6 @@ from numba import njit
 
 from ..game import kernels as K
 from ..game.pieces import BOMB, FLAG, NUM_TYPES, SCOUT
-from ..infostate.beliefs import losses
 from ..infostate.view import MoveRecord, PlayerView
 
 EMPTY, LAKE = -1, 2
@@ -52,7 +51,7 @@ class PublicBoard:
         on = (owner == 0) | (owner == 1)
         piece = np.where(on, np.arange(100), -1).astype(np.int32)
         known = np.where(on & view.revealed, view.types, -1).astype(np.int8)
-        dead = losses(view.history)
+        dead = view.taken()
         return cls(np.asarray(view.variant.piece_counts, dtype=np.int64), owner, piece, known,
                    view.moved.astype(bool) & on, dead, len(view.history))
 
