@@ -679,6 +679,44 @@ def value_check(
     typer.echo(json.dumps(result) if as_json else f"{agent} on {variant}\n{format_value_check(result)}")
 
 
+@app.command("flag-defence")
+def flag_defence(
+    agent: str = typer.Argument(None, help="agent spec (default: shipped:VARIANT)"),
+    variant: str = typer.Option("classic", help="classic, barrage: the raids of that variant"),
+    tries: int = typer.Option(20, help="tries per raid, each with its own seed"),
+    seed: int = typer.Option(0, help="first seed"),
+    prove: bool = typer.Option(True, help="also prove, by exhaustive search with every piece known, that each "
+                                          "raid has a defence"),
+    threads: int = _THREADS,
+    as_json: bool = _JSON,
+) -> None:
+    """Raids on the agent's Flag: an opponent piece runs straight at it from a hand-built position (one of
+    them from a lost game); count the tries in which the agent keeps its Flag."""
+    import torch
+
+    from .agents.registry import AgentSpecError
+    from .arena.raids import RAIDS, raid_report
+    from .nn.checkpoint import CheckpointError
+
+    torch.set_num_threads(threads)
+    try:
+        report = raid_report(agent or f"shipped:{variant}", variant, tries, seed, prove)
+    except (AgentSpecError, CheckpointError, ValueError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+    if as_json:
+        typer.echo(json.dumps(report))
+        return
+    about = {r.name: r.about for r in RAIDS}
+    typer.echo(f"{report['agent']} on the {variant} raids, {tries} tries each")
+    for name, row in report["raids"].items():
+        proof = {True: "a defence exists", False: "NO defence exists"}.get(row.get("defence_exists"), "")
+        endings = ", ".join(f"{k} {v}" for k, v in sorted(row["endings"].items()))
+        typer.echo(f"  {name:<18} kept {row['kept']:>3}/{row['tries']}  ({endings})  {proof}")
+        typer.echo(f"    {about[name]}")
+    typer.echo(f"kept the Flag in {report['kept']} of {report['played']} tries")
+
+
 @app.command("build-setup-pool")
 def build_setup_pool(
     archives: list[str] = typer.Argument(..., help="Gravon .zip archives, .xml files or folders"),

@@ -39,6 +39,7 @@ from ..infostate.determinize import load_determinization, sample_hidden
 from ..infostate.observe import move_rows
 from ..infostate.setup_stats import deployment_weights
 from ..infostate.view import PlayerView
+from .flag_guard import MANHATTAN, flag_danger, guarding_move
 from .memory import MemoryHeuristic
 from .value_bounds import ValueFn
 
@@ -95,6 +96,11 @@ class SearchConfig:
             ``value`` and ``material`` leaves), so that a player level or a little behind still
             attacks before a draw limit; and the candidates always hold an attack (``candidates``).
             0: a draw is worth 0.
+        guard: how much a raid on the player's Flag costs, in [0, 1] (``flag_guard``): a leaf's value is
+            pulled towards a loss by ``guard`` times its ``flag_danger`` (an opponent piece racing a
+            defender to the Flag on the sample; 1 when the race is lost), and the candidates always hold the
+            ``guarding_move`` of the most pressing raid on public information, in place of the lowest-ranked
+            one.  0: raids are left to the rollouts.
         rollout_threshold: the rollout policies drop actions below this probability and renormalise, as
             the test-time layer's thresholding does for the agent's own play (0: the raw policy).
         belief: where the samples come from: ``heuristic``, the public information tilted by human
@@ -120,6 +126,7 @@ class SearchConfig:
     belief: str = "heuristic"
     precision: str = "auto"
     contempt: float = 0.0
+    guard: float = 0.0
 
     def __post_init__(self) -> None:
         for name in ("samples", "candidates"):
@@ -133,8 +140,9 @@ class SearchConfig:
             raise ValueError(f"search precision {self.precision!r}: choose one of {', '.join(PRECISIONS)}")
         if not self.belief:
             raise ValueError(f"search belief: choose {', '.join(BELIEF_SOURCES)} or a belief network's directory")
-        if not 0 <= self.contempt <= 1:
-            raise ValueError(f"search contempt must be in [0, 1], got {self.contempt}")
+        for name in ("contempt", "guard"):
+            if not 0 <= getattr(self, name) <= 1:
+                raise ValueError(f"search {name} must be in [0, 1], got {getattr(self, name)}")
         if not 0 <= self.rollout_threshold < 1:
             raise ValueError(f"search rollout_threshold must be in [0, 1), got {self.rollout_threshold}")
         if not self.seconds > 0 or not self.alpha >= 0 or not self.tau >= 0:
@@ -248,11 +256,11 @@ class Search:
         if not set(prior) <= set(view.legal_moves):
             raise ValueError(f"ply {view.ply}: the prior names illegal moves")
         ranked = sorted((m for m in prior if prior[m] > 0), key=lambda m: -prior[m])
-        cands = ranked[:cfg.candidates]
-        if cfg.contempt > 0:  # a player that wants more than a draw weighs an attack
-            attack = _hopeful_attack(view, ranked)
-            if attack is not None and attack not in cands:
-                cands[-1] = attack
+        # a player that wants more than a draw weighs an attack; one that guards its Flag, the answer to a raid
+        forced = [m for m in (_hopeful_attack(view, ranked) if cfg.contempt > 0 else None,
+                              guarding_move(view) if cfg.guard > 0 else None) if m is not None and prior.get(m, 0) > 0]
+        top = ranked[:cfg.candidates]
+        cands = list(dict.fromkeys(top[:cfg.candidates - len(set(forced) - set(top))] + forced))
         total = np.zeros(len(cands))
         n = rounds = 0
         if len(ranked) > 1:
@@ -289,6 +297,8 @@ class Search:
         first = np.array([[square_to_action(c.from_sq, me), square_to_action(c.to_sq, me)] for c in cands])
         for step in range(2):
             self._step(env, np.tile(first[:, step], k), result, drawn, me)
+        # the raids after the candidate move, before the rollouts blur them (``flag_guard``)
+        danger = cfg.guard * flag_danger(env.state.board, env.player, me) if cfg.guard > 0 else np.zeros(k * m)
         for _ in range(2 * cfg.depth):
             live = np.isnan(result)
             if not live.any():
@@ -310,6 +320,8 @@ class Search:
             near[drawn[leaf]] = 1.0
             gained = np.tanh(lead - root[leaf]) if cfg.leaf == "gain" else np.tanh(lead)
             result[leaf] = gained - near * (np.tanh(lead) + cfg.contempt)
+        pending = live | drawn  # the games the rollouts did not decide
+        result[pending] = result[pending] * (1 - danger[pending]) - danger[pending]
         return result.reshape(k, m).sum(axis=0)
 
     def _rollout_actions(self, env: VectorEnv, live: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -378,10 +390,6 @@ def draw_nearness(meta: np.ndarray, variant: Variant, delay: np.ndarray | int = 
     return near
 
 
-#: ``_MANHATTAN[a, b]``: the rook-step distance between squares ``a`` and ``b`` (lakes ignored).
-_MANHATTAN = np.abs(np.arange(100)[:, None] // 10 - np.arange(100)[None] // 10) \
-    + np.abs(np.arange(100)[:, None] % 10 - np.arange(100)[None] % 10)
-
 #: What ``attack_delay`` answers when ``player`` has no attack that does not lose: past any draw limit.
 NO_ATTACK = 10_000
 
@@ -397,7 +405,7 @@ def attack_delay(boards: np.ndarray, to_move: np.ndarray, player: int) -> np.nda
     mine = (owner == player) & (kind >= 0) & ~IMMOVABLE[k]
     theirs = (owner == 1 - player) & (kind >= 0)
     pairs = mine[:, :, None] & theirs[:, None, :] & (FIGHT[k[:, :, None], k[:, None, :]] >= 0)
-    steps = np.where(pairs, _MANHATTAN[None], NO_ATTACK).min(axis=(1, 2))
+    steps = np.where(pairs, MANHATTAN[None], NO_ATTACK).min(axis=(1, 2))
     return np.where(steps >= NO_ATTACK, NO_ATTACK, 2 * (steps - 1) + (np.asarray(to_move) != player))
 
 

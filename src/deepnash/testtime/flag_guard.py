@@ -1,0 +1,192 @@
+"""Guarding the Flag: how near an opponent piece is to taking it first, and the move that answers it.
+
+The search looks a few moves deep among the moves its prior likes; a piece running at the Flag from six
+moves away is invisible to it until too late (issue "Win as DeepNash won", the lost game against the
+Demon of Ignorance, ``arena.raids``).  A race decides such a raid.  The raider must step onto one of the
+Flag's *entries* (its neighbours the raider can enter: a Bomb only for a Miner) before it takes the Flag;
+a defender that beats or ties it stops it there if it stands next to that entry when the raider arrives.
+A raider ``s`` moves from entry ``e`` (``raid_steps``) reaches it after ``s`` moves; a defender ``m`` rook
+steps from ``e`` stands next to it after ``m - 1`` moves and attacks with the next, so with the defender
+to move it is in time at ``e`` when ``s + 1 - m >= 0``.  The raider picks its entry, so the race's *slack*
+is the least of ``s + 1 - m`` over the entries, for the best defender, less one when the raider moves
+first: below 0 the race is lost.  (On the lost game's position, the exhaustive search of
+``arena.raids.defence_exists`` agrees with that sign after each of the first four moves.)
+
+``flag_danger`` scores races on complete (sampled) boards, for the search's leaves; ``guarding_move``
+picks, from public information, the defender's move that widens the most pressing race, for the search's
+candidates.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..game import Move
+from ..game.codes import LAKE, owners, types
+from ..game.pieces import BOMB, FLAG, MINER, NUM_TYPES
+from ..infostate.beliefs import FIGHT, IMMOVABLE, fight_odds, type_distributions
+from ..infostate.view import UNKNOWN, PlayerView
+
+#: Raiders more than this many moves from an entry are not raced.
+HORIZON = 8
+
+#: Slack (moves) from which a race is safe (``danger_of``).
+SLACK = 2
+
+#: The danger of a race held with no move to spare; it falls linearly to 0 at ``SLACK`` moves.
+HELD = 0.1
+
+#: ``MANHATTAN[a, b]``: the rook-step distance between squares ``a`` and ``b`` (lakes ignored).
+MANHATTAN = np.abs(np.arange(100)[:, None] // 10 - np.arange(100)[None] // 10) \
+    + np.abs(np.arange(100)[:, None] % 10 - np.arange(100)[None] % 10)
+
+_NEIGHBOUR = np.array([[r * 10 + c if 0 <= r < 10 and 0 <= c < 10 else -1
+                        for r, c in ((sq // 10 + 1, sq % 10), (sq // 10 - 1, sq % 10), (sq // 10, sq % 10 + 1),
+                                     (sq // 10, sq % 10 - 1))] for sq in range(100)])
+
+#: Slack given to a raider no defender can stop (beyond any ``SLACK``: it is not raced).
+UNSTOPPED = -100
+
+
+def raid_steps(passable: np.ndarray, target: np.ndarray, horizon: int = HORIZON) -> np.ndarray:
+    """``int64[N, 100]``: rook steps from each square to ``target`` through ``passable`` squares, for
+    ``passable: bool[N, 100]`` and ``target: int[N]`` (one square per board, -1 for none); ``horizon + 1``
+    beyond ``horizon`` steps or where no path leads.  A breadth-first search, all boards at once."""
+    n = len(passable)
+    dist = np.full((n, 100), horizon + 1, dtype=np.int64)
+    rows = np.flatnonzero(target >= 0)
+    dist[rows, target[rows]] = 0
+    frontier = (dist == 0).reshape(n, 10, 10)
+    free = passable.reshape(n, 10, 10)
+    grid = dist.reshape(n, 10, 10)
+    for step in range(1, horizon + 1):
+        near = np.zeros_like(frontier)
+        near[:, 1:] |= frontier[:, :-1]
+        near[:, :-1] |= frontier[:, 1:]
+        near[:, :, 1:] |= frontier[:, :, :-1]
+        near[:, :, :-1] |= frontier[:, :, 1:]
+        frontier = near & free & (grid > step)
+        if not frontier.any():
+            break
+        grid[frontier] = step
+    return dist
+
+
+def race_slack(open_sq: np.ndarray, own_bomb: np.ndarray, flag: np.ndarray, miner: np.ndarray,
+               guards: np.ndarray, raiders: np.ndarray, stops: np.ndarray, raider_first: np.ndarray) -> np.ndarray:
+    """``int64[N, G, R]``: the slack (moves, see the module) of each of ``G`` defenders against each of
+    ``R`` raiders.
+
+    Args:
+        open_sq: ``bool[N, 100]``, squares a raider may cross (not lakes, not the raider's own side's
+            immovable pieces); the defender's Bombs are taken out for raiders that are not Miners.
+        own_bomb: ``bool[N, 100]``, the defender's Bombs.
+        flag: ``int[N]``, the defender's Flag square.
+        miner: ``bool[N, R]``, raiders that may be Miners.
+        guards, raiders: ``int[G]`` and ``int[R]``, the squares of the defenders and raiders looked at.
+        stops: ``bool[N, G, R]``, the defender stops the raider (False where either is not there).
+        raider_first: ``bool[N]``, the raider's side moves first.
+
+    Returns:
+        The slack, ``UNSTOPPED`` where the defender does not stop the raider, and for raiders more than
+        ``HORIZON`` moves from every entry.
+    """
+    n = len(flag)
+    every = np.arange(n)
+    slack = np.full(stops.shape, -UNSTOPPED, dtype=np.int64)
+    reach = np.full((n, len(raiders)), HORIZON + 1, dtype=np.int64)
+    for entry in _NEIGHBOUR[flag].T:  # [board]: one direction's entry square
+        for is_miner in (False, True):
+            if not (miner == is_miner).any():
+                continue
+            crossable = open_sq & (is_miner | ~own_bomb)
+            crossable[every, flag] = False
+            target = np.where((entry >= 0) & crossable[every, np.maximum(entry, 0)], entry, -1)
+            arrive = raid_steps(crossable, target)[:, raiders]  # [board, raider]
+            arrive[(miner != is_miner) | (target[:, None] < 0)] = HORIZON + 1
+            reach = np.minimum(reach, arrive)
+            away = MANHATTAN[np.maximum(target, 0)][:, guards]  # [board, defender]
+            slack = np.minimum(slack, np.where(arrive[:, None, :] <= HORIZON,
+                                               arrive[:, None, :] + 1 - away[:, :, None], -UNSTOPPED))
+    slack -= np.asarray(raider_first, dtype=np.int64)[:, None, None]
+    return np.where(stops & (reach <= HORIZON)[:, None, :], slack, UNSTOPPED)
+
+
+def danger_of(slack: np.ndarray) -> np.ndarray:
+    """Danger in [0, 1] of a race of ``slack`` moves: 1 when it is lost (below 0), ``HELD`` when it holds with
+    no move to spare, falling to 0 at ``SLACK`` moves."""
+    return np.where(slack < 0, 1.0, HELD * np.clip((SLACK - slack) / SLACK, 0.0, 1.0))
+
+
+def flag_danger(boards: np.ndarray, to_move: np.ndarray, player: int) -> np.ndarray:
+    """``float64[N]`` in [0, 1]: how near an opponent piece is to taking ``player``'s Flag before a defender
+    can stop it, on complete boards ``int8[N, 100]``, ``to_move: int[N]`` the player to move.
+
+    Every movable opponent piece is raced (``race_slack``) against ``player``'s movable pieces that beat
+    or tie it when attacking (``beliefs.FIGHT``); a race's slack is its best defender's, its danger
+    ``danger_of`` that, and 0 when ``player``, to move, can attack the raider now with such a piece.  A
+    board's danger is its most dangerous race's; 0 where ``player`` has no Flag."""
+    kind, owner = types(boards), owners(boards)
+    k = np.clip(kind, 0, None).astype(np.int64)
+    flag_here = (owner == player) & (kind == FLAG)
+    movable = (kind >= 0) & ~IMMOVABLE[k]
+    raiders = (owner == 1 - player) & movable & flag_here.any(axis=1)[:, None]
+    if not raiders.any():
+        return np.zeros(len(boards))
+    mine = (owner == player) & movable
+    guards, raiding = np.flatnonzero(mine.any(axis=0)), np.flatnonzero(raiders.any(axis=0))
+    kg, kr = k[:, guards], k[:, raiding]
+    stops = mine[:, guards, None] & raiders[:, None, raiding] & (FIGHT[kg[:, :, None], kr[:, None, :]] >= 0)
+    me_first = np.asarray(to_move) == player
+    now = (stops & (MANHATTAN[guards][:, raiding] == 1)[None]).any(axis=1) & me_first[:, None]
+    stops &= ~now[:, None, :]  # a raider the player takes now is no race
+    theirs_fixed = (owner == 1 - player) & (kind >= 0) & ~movable
+    slack = race_slack((boards != LAKE) & ~theirs_fixed, (owner == player) & (kind == BOMB),
+                       flag_here.argmax(axis=1), (kind == MINER)[:, raiding], guards, raiding, stops, ~me_first)
+    best = slack.max(axis=1)  # [board, raider]: the best defender's
+    return np.where(best > UNSTOPPED, danger_of(best), 0.0).max(axis=1)
+
+
+def guarding_move(view: PlayerView) -> Move | None:
+    """The legal move that best answers the most pressing raid on ``view.player``'s Flag, from public
+    information alone, or ``None`` when no race has less than ``SLACK`` moves of slack.
+
+    Raiders are the opponent's pieces that have moved or are revealed movable; a hidden one may be a Miner.
+    Defenders are the player's pieces that beat or tie a raider for certain (revealed) or more likely than
+    not (``fight_odds`` over ``type_distributions``).  The most pressing race is the one of least slack
+    (``race_slack``, for its best defender); the answer is that defender's attack on the raider when it
+    stands next to it, else its move that widens the race most, then brings it nearest the raider."""
+    me = view.player
+    flag = np.flatnonzero((view.owner == me) & (view.types == FLAG))
+    movers = sorted({m.from_sq for m in view.legal_moves})
+    if len(flag) == 0 or not movers:
+        return None
+    kinds = np.clip(view.types.astype(np.int64), 0, NUM_TYPES - 1)
+    hidden = (view.owner == 1 - me) & (view.types == UNKNOWN)
+    raiders = (view.owner == 1 - me) & (view.moved | (view.revealed & ~IMMOVABLE[kinds]))
+    dist = type_distributions(view)
+    guards, raiding = np.array(movers), np.flatnonzero(raiders)
+    if len(raiding) == 0:
+        return None
+    stops = np.array([[sum(fight_odds(int(kinds[f]), dist[a])[:2]) > 0.5 if hidden[a] else FIGHT[kinds[f], kinds[a]] >= 0
+                       for a in raiding] for f in guards])[None]
+    args = ((view.owner != 2) & ~((view.owner == 1 - me) & view.revealed & IMMOVABLE[kinds]))[None], \
+        ((view.owner == me) & (view.types == BOMB))[None], flag[:1]
+    miner = (hidden | (view.types == MINER))[None, raiding]
+    slack = race_slack(*args, miner, guards, raiding, stops, np.array([False]))[0]  # [defender, raider]
+    best = slack.max(axis=0)
+    raced = best > UNSTOPPED
+    if not raced.any() or best[raced].min() >= SLACK:
+        return None
+    r = int(np.flatnonzero(raced)[best[raced].argmin()])
+    g = int(slack[:, r].argmax())
+    guard, raider = int(guards[g]), int(raiding[r])
+    moves = [m for m in view.legal_moves if m.from_sq == guard]
+    if any(m.to_sq == raider for m in moves):
+        return Move(guard, raider)
+
+    def widened(m: Move) -> int:
+        return int(race_slack(*args, miner[:, r:r + 1], np.array([m.to_sq]), raiding[r:r + 1], stops[:, g:g + 1, r:r + 1],
+                              np.array([True]))[0, 0, 0])
+
+    return max(moves, key=lambda m: (widened(m), -MANHATTAN[m.to_sq, raider]))

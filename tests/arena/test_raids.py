@@ -1,0 +1,76 @@
+"""Flag raids: the positions, the raider, the exhaustive proof of a defence, and the shipped agent in them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from deepnash import cli
+from deepnash.arena.raids import RAIDS, defence_exists, raider_move, run_raid
+from deepnash.game.squares import parse_square
+from deepnash.infostate.beliefs import hidden_counts
+from deepnash.infostate.view import PlayerView
+
+
+def _raid(name: str):
+    return next(r for r in RAIDS if r.name == name)
+
+
+def test_the_raids_cover_both_variants_and_hide_the_raider():
+    assert {r.variant for r in RAIDS} == {"classic", "barrage"}
+    for raid in RAIDS:
+        game = raid.game()
+        view = PlayerView.of(game, 0)
+        sq = parse_square(raid.raider)
+        assert view.owner[sq] == 1 and view.moved[sq] and not view.revealed[sq], raid.name
+        # the pieces missing from the board count as taken: the hidden counts add up
+        assert hidden_counts(view).sum() == ((view.owner == 1) & ~view.revealed).sum(), raid.name
+
+
+def test_the_raider_goes_straight_at_the_flag():
+    game = _raid("doi-b-file").game()
+    game.push("c7-c8")
+    assert str(raider_move(game, parse_square("b6"))) in {"b6-b5", "b6-a6"}  # six moves from a1 either way
+
+
+@pytest.mark.parametrize("raid", RAIDS, ids=lambda r: r.name)
+def test_every_raid_has_a_defence(raid):
+    assert defence_exists(raid.game(), parse_square(raid.raider), raid.plies)
+
+
+def test_the_exhaustive_search_refutes_taking_the_scout():
+    """``lieutenant-to-g1``: the Major has no move to spare, so taking the Scout beside it loses the Flag,
+    and so does standing still."""
+    for first in ("a4-a5", "d1-c1"):
+        game = _raid("lieutenant-to-g1").game()
+        game.push(first)
+        game.push("j6-j5")
+        assert not defence_exists(game, parse_square("j5"), 22), first
+
+
+@pytest.mark.parametrize("name", ["doi-b-file", "lieutenant-to-g1"])
+def test_the_shipped_classic_agent_keeps_its_flag_and_would_lose_it_without_the_guard(name):
+    """One search round per move (``rounds=1``) makes the tries independent of the machine's speed."""
+    raid = _raid(name)
+    for seed in (0, 1):
+        assert run_raid(_agent("shipped:classic,rounds=1"), raid, seed).kept, seed
+    assert not run_raid(_agent("shipped:classic,rounds=1,guard=0"), raid, 0).kept
+
+
+def _agent(spec: str):
+    from deepnash.agents.registry import make_agent
+
+    return make_agent(spec)
+
+
+def test_the_flag_defence_command_reports_every_raid(capsys):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["flag-defence", "shipped:classic,rounds=1", "--tries", "1", "--seed", "5", "--no-prove", "--json"])
+    assert stop.value.code == 0
+    report = json.loads(capsys.readouterr().out)
+    assert set(report["raids"]) == {r.name for r in RAIDS if r.variant == "classic"}
+    assert report["played"] == len(report["raids"]) and report["all_kept"]
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["flag-defence", "random", "--variant", "chess"])
+    assert stop.value.code == 2

@@ -1,0 +1,112 @@
+"""The Flag guard: races on complete boards against the exhaustive search, the guarding move, and the
+search's use of both."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from deepnash.arena.raids import RAIDS, defence_exists
+from deepnash.game import Game, Move
+from deepnash.game.squares import parse_square
+from deepnash.infostate.view import PlayerView
+from deepnash.testtime.flag_guard import HORIZON, flag_danger, guarding_move, raid_steps
+from deepnash.testtime.search import Search, SearchConfig
+
+DOI = next(r for r in RAIDS if r.name == "doi-b-file")
+
+
+def _played(moves: list[str]) -> Game:
+    game = DOI.game()
+    for m in moves:
+        game.push(m)
+    return game
+
+
+def _plain_steps(passable: np.ndarray, target: int) -> np.ndarray:
+    """The slow reference: a breadth-first search over one board, square by square."""
+    dist = np.full(100, HORIZON + 1)
+    dist[target] = 0
+    queue = deque([target])
+    while queue:
+        sq = queue.popleft()
+        for nb in (sq + 10, sq - 10, sq + 1 if sq % 10 < 9 else -1, sq - 1 if sq % 10 else -1):
+            if 0 <= nb < 100 and passable[nb] and dist[nb] > dist[sq] + 1 and dist[sq] < HORIZON:
+                dist[nb] = dist[sq] + 1
+                queue.append(nb)
+    return dist
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.booleans(), min_size=100, max_size=100), st.integers(0, 99))
+def test_raid_steps_agrees_with_a_plain_breadth_first_search(free, target):
+    passable = np.array(free)
+    np.testing.assert_array_equal(raid_steps(passable[None], np.array([target]))[0], _plain_steps(passable, target))
+
+
+@pytest.mark.parametrize("moves, raider", [
+    ([], "b6"),  # a move to spare
+    (["c7-c8", "b6-b5"], "b5"),  # one move wasted: held with nothing to spare
+    (["e1-e2", "b6-b5"], "b5"),  # the Captain off the straight line: held all the same
+    (["c7-c8", "b6-b5", "c8-c7", "b5-b4"], "b4"),  # two wasted: lost
+])
+def test_a_race_is_lost_exactly_where_the_exhaustive_search_finds_no_defence(moves, raider):
+    """The lost game's position after a few moves: the race's danger is 1 (lost) where
+    ``defence_exists`` (every piece known, every line of the raider) finds no defence, and below 1 where it
+    finds one."""
+    game = _played(moves)
+    lost = flag_danger(game.state.board[:1].copy(), np.array([game.turn]), 0)[0] == 1.0
+    assert lost == (not defence_exists(game, parse_square(raider), 16))
+
+
+def test_a_lost_race_is_danger_one_and_a_raider_within_reach_is_none():
+    game = _played(["c7-c8", "b6-b5", "c8-c7", "b5-b4"])
+    board = game.state.board[:1].copy()
+    assert flag_danger(board, np.array([0]), 0)[0] == 1.0
+    board[0, parse_square("b3")] = board[0, parse_square("e1")]  # the Captain next to the Miner, Red to move
+    board[0, parse_square("e1")] = 0
+    assert flag_danger(board, np.array([0]), 0)[0] == 0.0  # taken at once (the Marshal and Colonel cannot pass Bombs)
+    assert flag_danger(board, np.array([0]), 1)[0] == 0.0  # Blue has no raid on Blue's Flag
+
+
+def test_the_guarding_move_brings_the_defender_that_is_in_time():
+    """The Captain on e1 is the one in time; the one on c7 follows the Miner.  At the start of a game no
+    piece has moved: nothing to answer."""
+    assert guarding_move(PlayerView.of(DOI.game(), 0)) in {Move.parse("e1-e2"), Move.parse("e1-d1")}
+    assert guarding_move(PlayerView.of(_played(["c7-c8", "b6-b5"]), 0)) in {Move.parse("e1-e2"), Move.parse("e1-d1")}
+    assert guarding_move(PlayerView.of(Game("classic", seed=3), 0)) is None
+
+
+def _uniform(obs: np.ndarray) -> np.ndarray:
+    return np.zeros((len(obs), 100), dtype=np.float32)
+
+
+def _zero(obs: np.ndarray) -> np.ndarray:
+    return np.zeros(len(obs), dtype=np.float32)
+
+
+def test_the_guard_brings_in_the_defence_and_scores_a_lost_race_as_a_loss():
+    """One move wasted already: with ``guard=1`` the Captain's move joins candidates that the prior fills
+    with moves of the other Captain, and every move that lets the Miner through is scored a loss."""
+    view = PlayerView.of(_played(["c7-c8", "b6-b5"]), 0)
+    prior = {m: (1e-3 if m.from_sq == parse_square("e1") else 1.0) for m in view.legal_moves}
+    total = sum(prior.values())
+    prior = {m: p / total for m, p in prior.items()}
+
+    def q_of(guard: float) -> dict[Move, float]:
+        config = SearchConfig(samples=2, depth=0, candidates=3, rounds=1, leaf="gain", guard=guard)
+        search = Search(_uniform, _zero, config)
+        search.reset(view.variant, 0)
+        return search.run(view, prior, np.random.default_rng(0)).q
+
+    plain, guarded = q_of(0.0), q_of(1.0)
+    assert all(m.from_sq != parse_square("e1") for m in plain)
+    defence = [m for m in guarded if m.from_sq == parse_square("e1")]
+    assert len(defence) == 1 and guarded[defence[0]] > -0.2
+    assert all(q == pytest.approx(-1.0) for m, q in guarded.items() if m not in defence)
+    with pytest.raises(ValueError, match="guard"):
+        SearchConfig(guard=2.0)
