@@ -1,6 +1,7 @@
 """The options a shipped agent plays with unless its spec says otherwise (``agent.json`` beside its weights)."""
 
 import json
+import shutil
 
 import pytest
 
@@ -9,17 +10,21 @@ from deepnash.agents import network_agent
 from deepnash.agents.registry import AgentSpecError
 
 
-def test_shipped_classic_plays_the_options_beside_its_weights_unless_told_otherwise():
-    options = json.loads((network_agent.SHIPPED_DIR / "classic" / "agent.json").read_text())["options"]
-    agent = make_agent("shipped:classic")
+@pytest.mark.parametrize("variant", ["classic", "barrage"])
+def test_a_shipped_agent_plays_the_options_beside_its_weights(variant):
+    options = json.loads((network_agent.SHIPPED_DIR / variant / "agent.json").read_text())["options"]
+    agent = make_agent(f"shipped:{variant}")
     assert agent.search is not None and options["search"] == "on"
     cfg = agent.search.config
-    assert (cfg.leaf, cfg.seconds, cfg.depth, cfg.alpha, cfg.contempt) == (
+    assert (cfg.leaf, cfg.seconds, cfg.depth, cfg.alpha, cfg.contempt, cfg.guard) == (
         options["leaf"], float(options["seconds"]), int(options["depth"]), float(options["alpha"]),
-        float(options["contempt"]))
+        float(options.get("contempt", 0)), float(options["guard"]))
     assert agent.greedy is (options["greedy"] == "true")
-    assert agent.setup == options["setup"]
-    assert agent.name == "shipped:classic"  # tables show the spec as written
+    assert agent.setup == options.get("setup", "human")
+    assert agent.name == f"shipped:{variant}"  # tables show the spec as written
+
+
+def test_shipped_classic_takes_what_its_spec_gives_over_its_options_file():
     # What a spec gives wins, under either spelling of an option.
     plain = make_agent("shipped:variant=classic,search=off,greedy=false,setup=human,seconds=2")
     assert (plain.search, plain.greedy, plain.setup) == (None, False, "human")
@@ -27,8 +32,10 @@ def test_shipped_classic_plays_the_options_beside_its_weights_unless_told_otherw
     assert make_agent("shipped:classic,seconds=0.5").search.config.seconds == 0.5
 
 
-def test_shipped_barrage_has_no_options_file_and_keeps_the_factory_defaults():
-    assert not (network_agent.SHIPPED_DIR / "barrage" / "agent.json").exists()
+def test_weights_without_an_options_file_keep_the_factory_defaults(tmp_path, monkeypatch):
+    shutil.copytree(network_agent.SHIPPED_DIR / "barrage", tmp_path / "barrage",
+                    ignore=shutil.ignore_patterns("agent.json"))
+    monkeypatch.setattr(network_agent, "SHIPPED_DIR", tmp_path)
     agent = make_agent("shipped")
     assert (agent.search, agent.greedy, agent.setup) == (None, False, "human")
 

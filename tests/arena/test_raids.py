@@ -49,13 +49,17 @@ def test_the_exhaustive_search_refutes_taking_the_scout():
         assert not defence_exists(game, parse_square("j5"), 22), first
 
 
-@pytest.mark.parametrize("name", ["doi-b-file", "lieutenant-to-g1"])
-def test_the_shipped_classic_agent_keeps_its_flag_and_would_lose_it_without_the_guard(name):
+@pytest.mark.parametrize("raid", RAIDS, ids=lambda r: r.name)
+def test_the_shipped_agent_keeps_its_flag(raid):
     """One search round per move (``rounds=1``) makes the tries independent of the machine's speed."""
-    raid = _raid(name)
+    agent = _agent(f"shipped:{raid.variant},rounds=1")
     for seed in (0, 1):
-        assert run_raid(_agent("shipped:classic,rounds=1"), raid, seed).kept, seed
-    assert not run_raid(_agent("shipped:classic,rounds=1,guard=0"), raid, 0).kept
+        assert run_raid(agent, raid, seed).kept, seed
+
+
+@pytest.mark.parametrize("raid", RAIDS, ids=lambda r: r.name)
+def test_without_the_guard_the_shipped_agent_loses_its_flag(raid):
+    assert not run_raid(_agent(f"shipped:{raid.variant},rounds=1,guard=0"), raid, 0).kept
 
 
 def _agent(spec: str):

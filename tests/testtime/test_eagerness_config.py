@@ -1,5 +1,7 @@
 """Eagerness (r' = 1 - (1 - r)^alpha_eag) and the agent-spec switches of the test-time layer."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -72,10 +74,11 @@ def test_spec_options_switch_layers_one_by_one():
 
 def test_every_config_field_is_an_agent_option():
     """One parser: each field of the two configuration dataclasses is an option of the network agent's spec."""
-    agent = make_agent("shipped:search=on,rounds=1,samples=3,rollout_threshold=0.1,free_threats=5,n_disc_play=8")
+    kept = f"checkpoint:{Path(__file__).parent / 'data' / 'barrage-network'}"  # no agent.json of defaults there
+    agent = make_agent(f"{kept},search=on,rounds=1,samples=3,rollout_threshold=0.1,free_threats=5,n_disc_play=8")
     assert agent.search.config == SearchConfig(rounds=1, samples=3, rollout_threshold=0.1)
     assert (agent.testtime.config.free_threats, agent.testtime.config.n_disc_play) == (5, 8)
-    assert make_agent("shipped:samples=3").search is None  # settings without search=on leave it off
+    assert make_agent(f"{kept},samples=3").search is None  # settings without search=on leave it off
 
 
 @pytest.mark.parametrize("text, match", [

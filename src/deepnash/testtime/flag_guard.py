@@ -24,7 +24,7 @@ import numpy as np
 from ..game import Move
 from ..game.codes import LAKE, owners, types
 from ..game.pieces import BOMB, FLAG, MINER, NUM_TYPES
-from ..infostate.beliefs import FIGHT, IMMOVABLE, fight_odds, type_distributions
+from ..infostate.beliefs import FIGHT, IMMOVABLE, type_distributions
 from ..infostate.view import UNKNOWN, PlayerView
 
 #: Raiders more than this many moves from an entry are not raced.
@@ -72,10 +72,9 @@ def raid_steps(passable: np.ndarray, target: np.ndarray, horizon: int = HORIZON)
     return dist
 
 
-def race_slack(open_sq: np.ndarray, own_bomb: np.ndarray, flag: np.ndarray, miner: np.ndarray,
-               guards: np.ndarray, raiders: np.ndarray, stops: np.ndarray, raider_first: np.ndarray) -> np.ndarray:
-    """``int64[N, G, R]``: the slack (moves, see the module) of each of ``G`` defenders against each of
-    ``R`` raiders.
+def entry_steps(open_sq: np.ndarray, own_bomb: np.ndarray, flag: np.ndarray, miner: np.ndarray,
+                raiders: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where the raiders can enter next to the Flag, and how soon.
 
     Args:
         open_sq: ``bool[N, 100]``, squares a raider may cross (not lakes, not the raider's own side's
@@ -83,7 +82,40 @@ def race_slack(open_sq: np.ndarray, own_bomb: np.ndarray, flag: np.ndarray, mine
         own_bomb: ``bool[N, 100]``, the defender's Bombs.
         flag: ``int[N]``, the defender's Flag square.
         miner: ``bool[N, R]``, raiders that may be Miners.
-        guards, raiders: ``int[G]`` and ``int[R]``, the squares of the defenders and raiders looked at.
+        raiders: ``int[R]``, the squares of the raiders looked at.
+
+    Returns:
+        ``(steps int64[N, 4, R], entries int64[N, 4])``: the Flag's four neighbours (-1 off the board or
+        where no raider may step) and each raider's moves to each (``raid_steps``; ``HORIZON + 1``
+        beyond ``HORIZON`` or where it cannot).
+    """
+    n = len(flag)
+    every = np.arange(n)
+    steps = np.full((n, 4, len(raiders)), HORIZON + 1, dtype=np.int64)
+    entries = np.full((n, 4), -1, dtype=np.int64)
+    for side, entry in enumerate(_NEIGHBOUR[flag].T):  # [board]: one direction's entry square
+        for is_miner in (False, True):
+            if not (miner == is_miner).any():
+                continue
+            crossable = open_sq & (is_miner | ~own_bomb)
+            crossable[every, flag] = False
+            target = np.where((entry >= 0) & crossable[every, np.maximum(entry, 0)], entry, -1)
+            entries[:, side] = np.maximum(entries[:, side], target)
+            arrive = raid_steps(crossable, target)[:, raiders]  # [board, raider]
+            arrive[(miner != is_miner) | (target[:, None] < 0)] = HORIZON + 1
+            steps[:, side] = np.minimum(steps[:, side], arrive)
+    return steps, entries
+
+
+def race_slack(steps: np.ndarray, entries: np.ndarray, guards: np.ndarray, stops: np.ndarray,
+               raider_first: np.ndarray) -> np.ndarray:
+    """``int64[N, G, R]``: the slack (moves, see the module) of each of ``G`` defenders against each of
+    ``R`` raiders: the least over the entries of ``s + 1 - m``, ``s`` the raider's moves to the entry
+    and ``m`` the defender's rook steps to it, less one where the raider's side moves first.
+
+    Args:
+        steps, entries: ``entry_steps``' answer.
+        guards: ``int[G]``, the squares of the defenders.
         stops: ``bool[N, G, R]``, the defender stops the raider (False where either is not there).
         raider_first: ``bool[N]``, the raider's side moves first.
 
@@ -91,25 +123,10 @@ def race_slack(open_sq: np.ndarray, own_bomb: np.ndarray, flag: np.ndarray, mine
         The slack, ``UNSTOPPED`` where the defender does not stop the raider, and for raiders more than
         ``HORIZON`` moves from every entry.
     """
-    n = len(flag)
-    every = np.arange(n)
-    slack = np.full(stops.shape, -UNSTOPPED, dtype=np.int64)
-    reach = np.full((n, len(raiders)), HORIZON + 1, dtype=np.int64)
-    for entry in _NEIGHBOUR[flag].T:  # [board]: one direction's entry square
-        for is_miner in (False, True):
-            if not (miner == is_miner).any():
-                continue
-            crossable = open_sq & (is_miner | ~own_bomb)
-            crossable[every, flag] = False
-            target = np.where((entry >= 0) & crossable[every, np.maximum(entry, 0)], entry, -1)
-            arrive = raid_steps(crossable, target)[:, raiders]  # [board, raider]
-            arrive[(miner != is_miner) | (target[:, None] < 0)] = HORIZON + 1
-            reach = np.minimum(reach, arrive)
-            away = MANHATTAN[np.maximum(target, 0)][:, guards]  # [board, defender]
-            slack = np.minimum(slack, np.where(arrive[:, None, :] <= HORIZON,
-                                               arrive[:, None, :] + 1 - away[:, :, None], -UNSTOPPED))
-    slack -= np.asarray(raider_first, dtype=np.int64)[:, None, None]
-    return np.where(stops & (reach <= HORIZON)[:, None, :], slack, UNSTOPPED)
+    away = MANHATTAN[np.maximum(entries, 0)][:, :, guards]  # [board, entry, defender]
+    each = np.where(steps[:, :, None, :] <= HORIZON, steps[:, :, None, :] + 1 - away[:, :, :, None], -UNSTOPPED)
+    slack = each.min(axis=1) - np.asarray(raider_first, dtype=np.int64)[:, None, None]
+    return np.where(stops & (steps.min(axis=1) <= HORIZON)[:, None, :], slack, UNSTOPPED)
 
 
 def danger_of(slack: np.ndarray) -> np.ndarray:
@@ -141,8 +158,9 @@ def flag_danger(boards: np.ndarray, to_move: np.ndarray, player: int) -> np.ndar
     now = (stops & (MANHATTAN[guards][:, raiding] == 1)[None]).any(axis=1) & me_first[:, None]
     stops &= ~now[:, None, :]  # a raider the player takes now is no race
     theirs_fixed = (owner == 1 - player) & (kind >= 0) & ~movable
-    slack = race_slack((boards != LAKE) & ~theirs_fixed, (owner == player) & (kind == BOMB),
-                       flag_here.argmax(axis=1), (kind == MINER)[:, raiding], guards, raiding, stops, ~me_first)
+    steps = entry_steps((boards != LAKE) & ~theirs_fixed, (owner == player) & (kind == BOMB),
+                        flag_here.argmax(axis=1), (kind == MINER)[:, raiding], raiding)
+    slack = race_slack(*steps, guards, stops, ~me_first)
     best = slack.max(axis=1)  # [board, raider]: the best defender's
     return np.where(best > UNSTOPPED, danger_of(best), 0.0).max(axis=1)
 
@@ -153,7 +171,7 @@ def guarding_move(view: PlayerView) -> Move | None:
 
     Raiders are the opponent's pieces that have moved or are revealed movable; a hidden one may be a Miner.
     Defenders are the player's pieces that beat or tie a raider for certain (revealed) or more likely than
-    not (``fight_odds`` over ``type_distributions``).  The most pressing race is the one of least slack
+    not (``beliefs.fight_odds`` over ``type_distributions``).  The most pressing race is the one of least slack
     (``race_slack``, for its best defender); the answer is that defender's attack on the raider when it
     stands next to it, else its move that widens the race most, then brings it nearest the raider."""
     me = view.player
@@ -168,12 +186,13 @@ def guarding_move(view: PlayerView) -> Move | None:
     guards, raiding = np.array(movers), np.flatnonzero(raiders)
     if len(raiding) == 0:
         return None
-    stops = np.array([[sum(fight_odds(int(kinds[f]), dist[a])[:2]) > 0.5 if hidden[a] else FIGHT[kinds[f], kinds[a]] >= 0
-                       for a in raiding] for f in guards])[None]
-    args = ((view.owner != 2) & ~((view.owner == 1 - me) & view.revealed & IMMOVABLE[kinds]))[None], \
-        ((view.owner == me) & (view.types == BOMB))[None], flag[:1]
-    miner = (hidden | (view.types == MINER))[None, raiding]
-    slack = race_slack(*args, miner, guards, raiding, stops, np.array([False]))[0]  # [defender, raider]
+    holds = FIGHT[kinds[guards]] >= 0  # [defender, type]: wins or ties, attacking
+    odds = dist[raiding] @ holds.T  # [raider, defender]: ``fight_odds``' win + tie
+    stops = np.where(hidden[raiding, None], odds > 0.5, holds[:, kinds[raiding]].T).T[None]
+    steps = entry_steps(((view.owner != 2) & ~((view.owner == 1 - me) & view.revealed & IMMOVABLE[kinds]))[None],
+                        ((view.owner == me) & (view.types == BOMB))[None], flag[:1],
+                        (hidden | (view.types == MINER))[None, raiding], raiding)
+    slack = race_slack(*steps, guards, stops, np.array([False]))[0]  # [defender, raider]
     best = slack.max(axis=0)
     raced = best > UNSTOPPED
     if not raced.any() or best[raced].min() >= SLACK:
@@ -186,7 +205,7 @@ def guarding_move(view: PlayerView) -> Move | None:
         return Move(guard, raider)
 
     def widened(m: Move) -> int:
-        return int(race_slack(*args, miner[:, r:r + 1], np.array([m.to_sq]), raiding[r:r + 1], stops[:, g:g + 1, r:r + 1],
+        return int(race_slack(steps[0][:, :, r:r + 1], steps[1], np.array([m.to_sq]), stops[:, g:g + 1, r:r + 1],
                               np.array([True]))[0, 0, 0])
 
     return max(moves, key=lambda m: (widened(m), -MANHATTAN[m.to_sq, raider]))
