@@ -10,7 +10,8 @@ followed DeepNash; our reading of it, per move:
 2. for each of the M candidate moves of highest prior probability and each sample, play the move,
    then let the network's own policy play both sides for ``depth`` more moves, in one ``VectorEnv``
    batch of K x M games, and score the leaf with the value head, or by material (``leaf``; a
-   finished game scores its result);
+   finished game scores its result); with a Flag guard (``guard``), the leaf value also counts the
+   race of any opponent piece to the player's Flag right after the candidate move (``flag_guard``);
 3. ``Q(a)`` is the mean leaf value for the player to move over the samples;
 4. one regularised improvement step: ``pi'(a) ∝ exp((log pi(a) + alpha Q(a)) / (1 + alpha tau))``.
    Moves outside the candidates take the prior-weighted mean ``Q`` of the candidates.
@@ -96,11 +97,11 @@ class SearchConfig:
             ``value`` and ``material`` leaves), so that a player level or a little behind still
             attacks before a draw limit; and the candidates always hold an attack (``candidates``).
             0: a draw is worth 0.
-        guard: how much a raid on the player's Flag costs, in [0, 1] (``flag_guard``): a leaf's value is
-            pulled towards a loss by ``guard`` times its ``flag_danger`` (an opponent piece racing a
-            defender to the Flag on the sample; 1 when the race is lost), and the candidates always hold the
-            ``guarding_move`` of the most pressing raid on public information, in place of the lowest-ranked
-            one.  0: raids are left to the rollouts.
+        guard: how much a raid on the player's Flag costs, in [0, 1] (``flag_guard``): a leaf's value ``v``
+            becomes ``v (1 - guard D) - guard D``, ``D`` the ``flag_danger`` of its sample right after the
+            candidate move (an opponent piece racing a defender to the Flag; 1 when the race is lost), and
+            the candidates always hold the ``guarding_move`` of the most pressing raid on public
+            information, in place of the lowest-ranked one.  0: raids are left to the rollouts.
         rollout_threshold: the rollout policies drop actions below this probability and renormalise, as
             the test-time layer's thresholding does for the agent's own play (0: the raw policy).
         belief: where the samples come from: ``heuristic``, the public information tilted by human
