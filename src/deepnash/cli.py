@@ -708,7 +708,7 @@ def flag_defence(
         typer.echo(json.dumps(report))
         return
     about = {r.name: r.about for r in RAIDS}
-    typer.echo(f"{report['agent']} on the {variant} raids, {tries} tries each")
+    typer.echo(f"{report['agent']} on the {variant} raids, {tries} {'try' if tries == 1 else 'tries'} each")
     for name, row in report["raids"].items():
         proof = {True: "a defence exists", False: "NO defence exists"}.get(row.get("defence_exists"), "")
         endings = ", ".join(f"{k} {v}" for k, v in sorted(row["endings"].items()))
