@@ -214,21 +214,36 @@ def test_strided_pointwise_layers_compute_what_torch_layers_compute(stride):
     torch.testing.assert_close(ours.bias.grad, theirs.bias.grad)
 
 
-@pytest.mark.parametrize("stride", [2, 3])
-def test_sub_pixel_transposed_convolution_computes_what_torchs_computes(stride):
-    """Same outputs and gradients as ``nn.ConvTranspose2d`` on batches on either side of
-    ``SUBPIXEL_MIN_ROWS``; the kernel kept between calls without autograd follows the weight."""
-    from deepnash.nn.pyramid import SUBPIXEL_MIN_ROWS, SubPixelConvTranspose
+def _sub_pixel(stride):
+    from deepnash.nn.pyramid import SubPixelConvTranspose
 
-    torch.manual_seed(stride)
-    ours = SubPixelConvTranspose(8, 6, stride)
-    theirs = torch.nn.ConvTranspose2d(8, 6, 3, stride=stride, padding=1, output_padding=stride - 1)
+    return (SubPixelConvTranspose(8, 6, stride),
+            lambda: torch.nn.ConvTranspose2d(8, 6, 3, stride=stride, padding=1, output_padding=stride - 1))
+
+
+def _flipped(kernel, padding):
+    from deepnash.nn.pyramid import FlippedConvTranspose
+
+    return FlippedConvTranspose(8, 6, kernel, padding=padding), lambda: torch.nn.ConvTranspose2d(8, 6, kernel, padding=padding)
+
+
+@pytest.mark.parametrize("layers", [lambda: _sub_pixel(2), lambda: _sub_pixel(3), lambda: _flipped(3, 1),
+                                    lambda: _flipped(3, 0), lambda: _flipped(1, 0)],
+                         ids=["sub-pixel-2", "sub-pixel-3", "flipped-3-1", "flipped-3-0", "flipped-1-0"])
+def test_derived_transposed_convolutions_compute_what_torchs_computes(layers):
+    """Same outputs and gradients as ``nn.ConvTranspose2d`` (the sub-pixel form on batches on either side of
+    ``SUBPIXEL_MIN_ROWS``); the kernel kept between calls without autograd follows the weight."""
+    from deepnash.nn.pyramid import SUBPIXEL_MIN_ROWS
+
+    torch.manual_seed(0)
+    ours, make_theirs = layers()
+    theirs = make_theirs()
     theirs.load_state_dict(ours.state_dict())
     for n in (1, SUBPIXEL_MIN_ROWS, 3 * SUBPIXEL_MIN_ROWS):
         x = torch.randn(n, 8, 5, 5).to(memory_format=torch.channels_last).requires_grad_()
         y = x.detach().clone().requires_grad_()
         a, b = ours(x), theirs(y)
-        assert a.shape == (n, 6, 5 * stride, 5 * stride)
+        assert a.shape == b.shape
         torch.testing.assert_close(a, b)
         (a * a.detach().sin()).sum().backward()
         (b * b.detach().sin()).sum().backward()
@@ -243,9 +258,10 @@ def test_sub_pixel_transposed_convolution_computes_what_torchs_computes(stride):
             for net in (ours, theirs):
                 net.weight.mul_(-2.0)  # an in-place update, as an optimizer step makes
         torch.testing.assert_close(ours(x), theirs(x))
-        fresh = torch.nn.ConvTranspose2d(8, 6, 3, stride=stride, padding=1, output_padding=stride - 1)
+        fresh = make_theirs()
         ours.load_state_dict(fresh.state_dict())
         torch.testing.assert_close(ours(x), fresh(x))
+        torch.testing.assert_close(ours.to(torch.bfloat16)(x.to(torch.bfloat16)), fresh.to(torch.bfloat16)(x.to(torch.bfloat16)))
 
 
 def test_tiny_network_trains_on_two_threads():

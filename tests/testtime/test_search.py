@@ -498,7 +498,7 @@ def test_a_rollout_with_one_legal_action_takes_it_without_the_network(monkeypatc
 
 
 def test_the_rollouts_run_in_the_precision_asked_for():
-    """``precision``: ``float32`` rollouts use the agent's network itself; ``bfloat16`` a copy whose policy
+    """``precision``: ``float32`` rollouts (and leaf values) use the agent's network itself; ``bfloat16`` a copy whose policy
     picks the same favourite move on nearly every row; an unknown precision is refused."""
     from deepnash.agents.network_agent import rollout_network
 
@@ -513,5 +513,8 @@ def test_the_rollouts_run_in_the_precision_asked_for():
     obs = np.stack([observe_view(PlayerView.of(game, game.turn, history))] * 3)
     full, low = (agent._logits(obs) for agent in agents)
     assert low.dtype == np.float32 and np.abs(full - low).max() < 0.1 * max(1.0, np.abs(full).max())
+    full, low = (agent._leaf_values(obs) for agent in agents)  # the leaves' values, in the same format
+    assert np.array_equal(full, agents[0]._values(obs)) and low.dtype == np.float32
+    assert np.abs(full - low).max() < 0.05
     with pytest.raises(ValueError, match="precision"):
         SearchConfig(precision="int8")

@@ -252,7 +252,7 @@ class DeepNashNet(nn.Module):
         if self.config.version == 1:
             return self.value_out(F.relu(squares))
         if self.config.version >= 3:
-            counts = material(obs)
+            counts = material(obs.float()).to(obs.dtype)  # its thresholds and sums need float32
             squares = F.dropout(squares, SQUARES_DROPOUT, self.training)
             squares = torch.cat([squares, counts, F.silu(self.material_hidden(counts))], dim=1)
         return self.value_out(squares)

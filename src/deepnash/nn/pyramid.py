@@ -54,7 +54,44 @@ class StridedPointwiseTranspose(nn.ConvTranspose2d):
 SUBPIXEL_MIN_ROWS = 8
 
 
-class SubPixelConvTranspose(nn.ConvTranspose2d):
+class _KeptKernel:
+    """Keeps a kernel derived from a layer's weight between calls without autograd (evaluation,
+    look-ahead), until the weight changes: its version counter, which every in-place update bumps,
+    and its storage, which loading a state dict or converting the dtype replaces."""
+
+    _kernel: tuple[tuple[int, int], torch.Tensor, torch.Tensor] | None = None
+
+    def _kept(self, weight: torch.Tensor, derive) -> tuple[torch.Tensor, torch.Tensor]:
+        key = (weight._version, weight.data_ptr())
+        if not torch.is_grad_enabled() and self._kernel is not None and self._kernel[0] == key:
+            return self._kernel[1], self._kernel[2]
+        kernel, bias = derive()
+        if not torch.is_grad_enabled():
+            self._kernel = (key, kernel, bias)
+        return kernel, bias
+
+
+class FlippedConvTranspose(_KeptKernel, nn.ConvTranspose2d):
+    """A stride-1 ``k``×``k`` transposed convolution with padding ``p``, computed as the ordinary
+    convolution with the kernel flipped and its channel axes swapped, padding ``k - 1 - p``: the same
+    function and parameters as ``nn.ConvTranspose2d(c_in, c_out, k, padding=p)``.  oneDNN's
+    transposed kernels run the ``small`` preset's layers 1.2-1.5x slower than its ordinary ones
+    (one thread, 48 positions, bfloat16).
+
+    Shapes: ``float32[N, c_in, H, W]`` → ``float32[N, c_out, H + k - 1 - 2p, W + k - 1 - 2p]``.
+    """
+
+    def __init__(self, c_in: int, c_out: int, kernel_size: int, padding: int = 0):
+        super().__init__(c_in, c_out, kernel_size, padding=padding)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        kernel, bias = self._kept(self.weight, lambda: (
+            self.weight.transpose(0, 1).flip(2, 3).contiguous(memory_format=torch.channels_last), self.bias))
+        k, p = self.kernel_size[0], self.padding[0]
+        return F.conv2d(x, kernel, bias, padding=k - 1 - p)
+
+
+class SubPixelConvTranspose(_KeptKernel, nn.ConvTranspose2d):
     """A 3×3 transposed convolution with stride ``s >= 2``, padding 1 and output padding ``s - 1``,
     computed as a 2×2 convolution to ``s * s * c_out`` channels followed by a pixel shuffle (the
     "sub-pixel" form): the same function and parameters as ``nn.ConvTranspose2d(c_in, c_out, 3,
@@ -66,8 +103,7 @@ class SubPixelConvTranspose(nn.ConvTranspose2d):
     layers oneDNN's strided transposed kernel spends most of its time on the zeros it
     interleaves: the sub-pixel form runs the tiny preset's strided deconvolutions 1.4-2.4x
     faster on batches of 16-64 positions (one thread); below ``SUBPIXEL_MIN_ROWS`` rows torch's
-    own kernel is faster and runs instead.  Without autograd (evaluation, look-ahead) the derived
-    kernel is kept until the weight changes (its version counter, which every in-place update bumps).
+    own kernel is faster and runs instead.  Without autograd the derived kernel is kept (``_KeptKernel``).
 
     Shapes: ``float32[N, c_in, H, W]`` → ``float32[N, c_out, sH, sW]``.
     """
@@ -78,22 +114,18 @@ class SubPixelConvTranspose(nn.ConvTranspose2d):
         super().__init__(c_in, c_out, 3, stride=stride, padding=1, output_padding=stride - 1)
         taps = [[a + 1 - stride * d if 0 <= a + 1 - stride * d <= 2 else 3 for d in (0, 1)] for a in range(stride)]
         self.register_buffer("_taps", torch.tensor(taps), persistent=False)  # [s, 2]; 3: a zero tap
-        self._kernel: tuple[tuple[int, int], torch.Tensor, torch.Tensor] | None = None
 
     def _derived(self) -> tuple[torch.Tensor, torch.Tensor]:
         """The 2×2 kernel ``[s*s*c_out, c_in, 2, 2]`` (channel ``c*s*s + a*s + b`` for output phase
         ``(a, b)``, as ``pixel_shuffle`` reads them) and its bias."""
         w, s, t = self.weight, self.stride[0], self._taps
-        key = (w._version, w.data_ptr())
-        if not torch.is_grad_enabled() and self._kernel is not None and self._kernel[0] == key:
-            return self._kernel[1], self._kernel[2]
-        padded = F.pad(w, (0, 1, 0, 1))  # [c_in, c_out, 4, 4]: index 3 is a zero tap
-        k = padded[:, :, t[:, None, :, None], t[None, :, None, :]]  # [c_in, c_out, a, b, dy, dx]
-        kernel = k.permute(1, 2, 3, 0, 4, 5).reshape(-1, w.shape[0], 2, 2)
-        bias = self.bias.repeat_interleave(s * s)
-        if not torch.is_grad_enabled():
-            self._kernel = (key, kernel, bias)
-        return kernel, bias
+
+        def derive() -> tuple[torch.Tensor, torch.Tensor]:
+            padded = F.pad(w, (0, 1, 0, 1))  # [c_in, c_out, 4, 4]: index 3 is a zero tap
+            k = padded[:, :, t[:, None, :, None], t[None, :, None, :]]  # [c_in, c_out, a, b, dy, dx]
+            return k.permute(1, 2, 3, 0, 4, 5).reshape(-1, w.shape[0], 2, 2), self.bias.repeat_interleave(s * s)
+
+        return self._kept(w, derive)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         if x.shape[0] < SUBPIXEL_MIN_ROWS:
@@ -142,9 +174,9 @@ class DeconvResBlock(nn.Module):
     def __init__(self, c_in: int, c_out: int, c_skip: int, stride: int = 1):
         super().__init__()
         self.deconv1 = (SubPixelConvTranspose(c_in, c_out // 2, stride) if stride > 1
-                        else nn.ConvTranspose2d(c_in, c_out // 2, 3, padding=1))
+                        else FlippedConvTranspose(c_in, c_out // 2, 3, padding=1))
         self.skip = nn.Conv2d(c_skip, c_out // 2, 1)
-        self.deconv2 = nn.ConvTranspose2d(c_out // 2, c_out, 3, padding=1)
+        self.deconv2 = FlippedConvTranspose(c_out // 2, c_out, 3, padding=1)
         self.proj = StridedPointwiseTranspose(c_in, c_out, stride) if (stride != 1 or c_in != c_out) else None
 
     def forward(self, x: torch.Tensor, skip: torch.Tensor) -> torch.Tensor:
