@@ -350,7 +350,8 @@ def train(
     batch_games: int = typer.Option(None, help="whole games per update (default: the preset's)"),
     max_steps: int = typer.Option(None, help="cut games after this many agent steps, as draws (0: never)"),
     setups: str = typer.Option(None, help="self-play's setups: own (the deployment head learns too; the "
-                                          "default), random, human or walled (people's; R-NaD trains the moves alone)"),
+                                          "default), random, human, walled or sheltered (people's; R-NaD trains the moves "
+                                          "alone)"),
     seed: int = typer.Option(0, help="seed of the networks, games and sampling"),
     checkpoint_minutes: float = typer.Option(None, help="minutes between checkpoints (default: the preset's)"),
     eval_games: int = typer.Option(None, help="games per evaluation, periodic and final "
@@ -360,7 +361,8 @@ def train(
                                                  "seconds; cautious: game by game, ~2 minutes for 200 Classic "
                                                  "games, and it punishes play the random bot does not)"),
     eval_setup: str = typer.Option(None, help="setups of the evaluated networks: own (their deployment head, the "
-                                              "default), human, walled (what shipped:classic plays), guarded, random"),
+                                              "default), human, walled (what shipped:classic plays), sheltered (what "
+                                              "shipped:barrage plays), guarded, random"),
     threads: int = typer.Option(1, help="torch CPU threads of the learner"),
     progress: bool = typer.Option(True, help="show the progress bar"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON summary"),

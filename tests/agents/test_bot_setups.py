@@ -5,7 +5,7 @@ import pytest
 
 from deepnash.agents import make_agent
 from deepnash.agents.registry import AgentSpecError
-from deepnash.env.setups import flag_walled, human_pool
+from deepnash.env.setups import flag_sheltered, flag_walled, human_pool
 from deepnash.game import BARRAGE, CLASSIC, deployment
 from deepnash.game.pieces import BOMB, FLAG
 from deepnash.game.state import deployment_types
@@ -98,3 +98,26 @@ def test_walled_setups_are_peoples_with_the_flag_walled_in_and_barrage_has_none(
     agent.reset(BARRAGE, 0, seed=0)
     with pytest.raises(ValueError, match="walled"):
         agent.choose_setup()
+
+
+def _sheltered_slowly(setup: np.ndarray) -> bool:
+    """Reference for ``flag_sheltered``: the Flag on Red's back row (rank 1) and a Bomb on one of its neighbours."""
+    flag = int(np.flatnonzero(setup == FLAG)[0])
+    row, col = divmod(flag, 10)
+    around = [(row + dr, col + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))]
+    return row == 0 and any(setup[r * 10 + c] == BOMB for r, c in around if 0 <= r < 10 and 0 <= c < 10)
+
+
+@pytest.mark.parametrize("variant", [CLASSIC, BARRAGE])
+def test_sheltered_setups_are_peoples_with_the_flag_on_the_back_row_beside_a_bomb(variant):
+    setups = human_pool(variant).setups
+    expected = np.array([_sheltered_slowly(s) for s in setups])
+    np.testing.assert_array_equal(flag_sheltered(setups), expected)
+    assert 0 < expected.sum() < len(setups)  # people also put the Flag elsewhere
+    back_row = (setups == FLAG).argmax(axis=1) < 10
+    assert (expected | ~flag_walled(setups) | ~back_row).all()  # the walled ones on the back row are sheltered too
+    agent = make_agent("shipped:barrage,setup=sheltered" if variant is BARRAGE else "cautious:setup=sheltered")
+    for player in (0, 1):
+        agent.reset(variant, player, seed=player)
+        placed = agent.choose_setup()
+        assert _sheltered_slowly(placed if player == 0 else placed[::-1])

@@ -14,7 +14,7 @@ from ..game import Game, Move, Outcome, Variant, random_deployment
 from ..infostate.view import MoveRecord, PlayerView, push_recorded
 
 #: Where a built-in bot's setup comes from (agent spec option ``setup=...``).
-SETUP_SOURCES = ("own", "random", "guarded", "human", "walled")
+SETUP_SOURCES = ("own", "random", "guarded", "human", "walled", "sheltered")
 
 
 def check_setup_source(setup: str) -> str:
@@ -32,7 +32,8 @@ def draw_setup(source: str, variant: Variant, player: int, rng: np.random.Genera
     """A setup ``int8[100]`` for ``player`` from ``source``: ``random`` (uniform legal), ``guarded``
     (Flag on the back row behind Bombs, the rest random), ``human`` (a Gravon setup from
     ``env.setups.human_pool``, rotated for Blue) or ``walled`` (one of those whose Flag has a Bomb on
-    every neighbouring square, ``env.setups.flag_walled``: 1,347 of the 3,181 Classic ones).
+    every neighbouring square, ``env.setups.flag_walled``: 1,347 of the 3,181 Classic ones) or ``sheltered``
+    (one of those whose Flag is on the back row beside a Bomb, ``env.setups.flag_sheltered``).
 
     Raises:
         ValueError: an unknown source, or no such human setups for the variant (Barrage has one Bomb,

@@ -119,6 +119,18 @@ def flag_walled(setups: np.ndarray) -> np.ndarray:
     return walled
 
 
+def flag_sheltered(setups: np.ndarray) -> np.ndarray:
+    """``bool[N]``: which Red setups (``int8[N, 100]``, one Flag each, Red's back row squares 0-9) have
+    their Flag on the back row with a Bomb on a square next to it."""
+    setups = np.asarray(setups)
+    rows = np.arange(len(setups))
+    flag = np.argmax(setups == FLAG, axis=1)
+    beside = np.zeros(len(setups), dtype=bool)
+    for step, on_board in ((10, flag < 90), (-1, flag % 10 > 0), (1, flag % 10 < 9)):
+        beside |= on_board & (setups[rows, np.where(on_board, flag + step, flag)] == BOMB)
+    return (flag < 10) & beside
+
+
 def human_pool(variant: Variant | str = "classic") -> SetupPool:
     """The shipped pool of human setups (Gravon) for Classic or Barrage.
 
@@ -147,4 +159,20 @@ def walled_pool(variant: Variant | str = "classic") -> SetupPool:
 
 
 #: People's setup pools by the name agent specs (``setup=``) and ``train --setups`` give them.
-PEOPLE_POOLS = {"human": human_pool, "walled": walled_pool}
+def sheltered_pool(variant: Variant | str = "classic") -> SetupPool:
+    """The setups of ``human_pool`` whose Flag stands on the back row beside a Bomb (``flag_sheltered``):
+    411 of the 857 Barrage ones, the setups ``shipped:barrage`` plays.  People also put the Flag in
+    the front row, which a bot that probes unmoved pieces finds (``docs/results.md``).
+
+    Raises:
+        ValueError: no human setups for this variant, or none shelters its Flag.
+    """
+    pool = human_pool(variant)
+    sheltered = pool.setups[flag_sheltered(pool.setups)]
+    if not len(sheltered):
+        raise ValueError(f"setup=sheltered: no setup people played on {pool.variant.name} has its Flag on the back "
+                         "row beside a Bomb")
+    return SetupPool(pool.variant, sheltered)
+
+
+PEOPLE_POOLS = {"human": human_pool, "walled": walled_pool, "sheltered": sheltered_pool}
