@@ -64,12 +64,17 @@ def test_a_network_checkpoint_deploys_with_its_head_by_default_and_refuses_a_bad
         make_agent("shipped:setup=sideways")
 
 
-def _walled_slowly(setup: np.ndarray) -> bool:
-    """Reference for ``flag_walled``: square by square, a Bomb on each of the Flag's neighbours on the board."""
+def _flag_slowly(setup: np.ndarray) -> tuple[int, list[int]]:
+    """The Flag's row, and what stands on each of its neighbours on the board, square by square."""
     flag = int(np.flatnonzero(setup == FLAG)[0])
     row, col = divmod(flag, 10)
     around = [(row + dr, col + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))]
-    return all(setup[r * 10 + c] == BOMB for r, c in around if 0 <= r < 10 and 0 <= c < 10)
+    return row, [int(setup[r * 10 + c]) for r, c in around if 0 <= r < 10 and 0 <= c < 10]
+
+
+def _walled_slowly(setup: np.ndarray) -> bool:
+    """Reference for ``flag_walled``: a Bomb on each of the Flag's neighbours on the board."""
+    return all(piece == BOMB for piece in _flag_slowly(setup)[1])
 
 
 @pytest.mark.parametrize("variant", [CLASSIC, BARRAGE])
@@ -102,10 +107,8 @@ def test_walled_setups_are_peoples_with_the_flag_walled_in_and_barrage_has_none(
 
 def _sheltered_slowly(setup: np.ndarray) -> bool:
     """Reference for ``flag_sheltered``: the Flag on Red's back row (rank 1) and a Bomb on one of its neighbours."""
-    flag = int(np.flatnonzero(setup == FLAG)[0])
-    row, col = divmod(flag, 10)
-    around = [(row + dr, col + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))]
-    return row == 0 and any(setup[r * 10 + c] == BOMB for r, c in around if 0 <= r < 10 and 0 <= c < 10)
+    row, around = _flag_slowly(setup)
+    return row == 0 and BOMB in around
 
 
 @pytest.mark.parametrize("variant", [CLASSIC, BARRAGE])

@@ -106,29 +106,30 @@ def build_human_pool(paths: Iterable[str | Path], out: str | Path = HUMAN_POOL_F
     return {name: len(p) for name, p in pools.items()}
 
 
-def flag_walled(setups: np.ndarray) -> np.ndarray:
-    """``bool[N]``: which setups (``int8[N, 100]``, one Flag each) have a Bomb on every square next to
-    the Flag (the board's edge counts as a wall; the squares beyond the deployment zone do not)."""
+def _flag_neighbours(setups: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For setups ``int8[N, 100]`` with one Flag each: ``(flag int64[N], on_board bool[N, 4], bomb bool[N, 4])``,
+    the Flag's square, and for each of its four neighbours whether it lies on the board and holds a Bomb."""
     setups = np.asarray(setups)
     rows = np.arange(len(setups))
     flag = np.argmax(setups == FLAG, axis=1)
-    walled = np.ones(len(setups), dtype=bool)
-    for step, on_board in ((-10, flag >= 10), (10, flag < 90), (-1, flag % 10 > 0), (1, flag % 10 < 9)):
-        nb = np.where(on_board, flag + step, flag)
-        walled &= ~on_board | (setups[rows, nb] == BOMB)
-    return walled
+    steps = ((-10, flag >= 10), (10, flag < 90), (-1, flag % 10 > 0), (1, flag % 10 < 9))
+    on_board = np.stack([ok for _, ok in steps], axis=1)
+    bomb = np.stack([ok & (setups[rows, np.where(ok, flag + step, flag)] == BOMB) for step, ok in steps], axis=1)
+    return flag, on_board, bomb
+
+
+def flag_walled(setups: np.ndarray) -> np.ndarray:
+    """``bool[N]``: which setups (``int8[N, 100]``, one Flag each) have a Bomb on every square next to
+    the Flag (the board's edge counts as a wall; the squares beyond the deployment zone do not)."""
+    _, on_board, bomb = _flag_neighbours(setups)
+    return (bomb | ~on_board).all(axis=1)
 
 
 def flag_sheltered(setups: np.ndarray) -> np.ndarray:
     """``bool[N]``: which Red setups (``int8[N, 100]``, one Flag each, Red's back row squares 0-9) have
     their Flag on the back row with a Bomb on a square next to it."""
-    setups = np.asarray(setups)
-    rows = np.arange(len(setups))
-    flag = np.argmax(setups == FLAG, axis=1)
-    beside = np.zeros(len(setups), dtype=bool)
-    for step, on_board in ((10, flag < 90), (-1, flag % 10 > 0), (1, flag % 10 < 9)):
-        beside |= on_board & (setups[rows, np.where(on_board, flag + step, flag)] == BOMB)
-    return (flag < 10) & beside
+    flag, _, bomb = _flag_neighbours(setups)
+    return (flag < 10) & bomb.any(axis=1)
 
 
 def human_pool(variant: Variant | str = "classic") -> SetupPool:
@@ -144,6 +145,19 @@ def human_pool(variant: Variant | str = "classic") -> SetupPool:
         return SetupPool(v, data[v.name])
 
 
+def _people_whose(variant: Variant | str, keep, source: str, missing: str) -> SetupPool:
+    """The setups of ``human_pool(variant)`` that ``keep`` (``int8[N, 100] -> bool[N]``) keeps.
+
+    Raises:
+        ValueError: no human setups for this variant, or ``keep`` keeps none (``setup=source: missing``).
+    """
+    pool = human_pool(variant)
+    kept = pool.setups[keep(pool.setups)]
+    if not len(kept):
+        raise ValueError(f"setup={source}: no setup people played on {pool.variant.name} {missing}")
+    return SetupPool(pool.variant, kept)
+
+
 def walled_pool(variant: Variant | str = "classic") -> SetupPool:
     """The setups of ``human_pool`` whose Flag is walled in by Bombs (``flag_walled``): 1,347 of the
     3,181 Classic ones, the setups ``shipped:classic`` plays.
@@ -151,14 +165,9 @@ def walled_pool(variant: Variant | str = "classic") -> SetupPool:
     Raises:
         ValueError: no human setups for this variant, or none of them walls its Flag in (Barrage).
     """
-    pool = human_pool(variant)
-    walled = pool.setups[flag_walled(pool.setups)]
-    if not len(walled):
-        raise ValueError(f"setup=walled: no setup people played on {pool.variant.name} walls its Flag in with Bombs")
-    return SetupPool(pool.variant, walled)
+    return _people_whose(variant, flag_walled, "walled", "walls its Flag in with Bombs")
 
 
-#: People's setup pools by the name agent specs (``setup=``) and ``train --setups`` give them.
 def sheltered_pool(variant: Variant | str = "classic") -> SetupPool:
     """The setups of ``human_pool`` whose Flag stands on the back row beside a Bomb (``flag_sheltered``):
     411 of the 857 Barrage ones, the setups ``shipped:barrage`` plays.  People also put the Flag in
@@ -167,12 +176,8 @@ def sheltered_pool(variant: Variant | str = "classic") -> SetupPool:
     Raises:
         ValueError: no human setups for this variant, or none shelters its Flag.
     """
-    pool = human_pool(variant)
-    sheltered = pool.setups[flag_sheltered(pool.setups)]
-    if not len(sheltered):
-        raise ValueError(f"setup=sheltered: no setup people played on {pool.variant.name} has its Flag on the back "
-                         "row beside a Bomb")
-    return SetupPool(pool.variant, sheltered)
+    return _people_whose(variant, flag_sheltered, "sheltered", "has its Flag on the back row beside a Bomb")
 
 
+#: People's setup pools by the name agent specs (``setup=``) and ``train --setups`` give them.
 PEOPLE_POOLS = {"human": human_pool, "walled": walled_pool, "sheltered": sheltered_pool}

@@ -26,7 +26,8 @@ SELF_PLAY_SETUPS = ("own", "random", "human", "walled", "sheltered")
 def self_play_setups(name: str, variant) -> SetupSource:
     """The ``VectorEnv`` setup source of ``TrainConfig.setups``: ``own`` (the deployment head, which then
     learns too), ``random`` (uniform legal), ``human`` (``human_pool``), ``walled`` (``walled_pool``,
-    the setups ``shipped:classic`` plays) or ``sheltered`` (``sheltered_pool``, those ``shipped:barrage`` plays).  With a drawn setup R-NaD trains the move policy alone.
+    the setups ``shipped:classic`` plays) or ``sheltered`` (``sheltered_pool``, those ``shipped:barrage``
+    plays).  With a drawn setup R-NaD trains the move policy alone.
 
     Raises:
         ValueError: an unknown name, or no such setups for the variant.
