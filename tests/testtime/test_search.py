@@ -21,7 +21,7 @@ from deepnash.game import BARRAGE, CLASSIC, Game, Move, Variant
 from deepnash.game import kernels as K
 from deepnash.game.codes import code_of
 from deepnash.game.pieces import BOMB, FLAG, GENERAL, MARSHAL, SCOUT
-from deepnash.infostate.beliefs import IMMOVABLE, PIECE_VALUE, hidden_counts
+from deepnash.infostate.beliefs import IMMOVABLE, PEOPLE_PIECE_VALUE, PIECE_VALUE, hidden_counts
 from deepnash.infostate.determinize import load_determinization, sample_hidden
 from deepnash.infostate.observe import move_rows, observe_view
 from deepnash.infostate.view import push_recorded
@@ -245,6 +245,33 @@ def test_material_leaves_score_the_sampled_board():
             assert q[m] == pytest.approx(np.tanh(red - blue - PIECE_VALUE[GENERAL])), m
     with pytest.raises(ValueError, match="leaf"):
         SearchConfig(leaf="guess")
+
+
+def test_people_piece_values_price_the_material_as_people_s_results_do():
+    """``piece_values=people``: the material leaves read the variant's ``PEOPLE_PIECE_VALUE`` instead of the
+    thesis's table, so the capture's Q is ``tanh`` of people's values (a Barrage Scout is worth 0.50 there,
+    not 0.1); a variant people's games give no values for is refused when the game starts, naming the fix."""
+    view, truth = marshal_next_to_general()
+    moves = {m: 1 / len(view.legal_moves) for m in view.legal_moves}
+    config = SearchConfig(samples=2, depth=0, candidates=len(moves), rounds=1, leaf="material", piece_values="people")
+    search = Search(uniform_logits, lambda obs: np.full(len(obs), np.nan, np.float32), config,
+                    belief=lambda v, _: lambda rng: truth)
+    search.reset(BARRAGE, 0)
+    q = search.run(view, moves, np.random.default_rng(0)).q
+    worth = PEOPLE_PIECE_VALUE["barrage"]
+    lead = worth[MARSHAL] - worth[SCOUT]  # the Flags cancel
+    assert q[Move.parse("e2-e3")] == pytest.approx(np.tanh(lead))
+    for m in moves:
+        if m != Move.parse("e2-e3"):
+            assert q[m] == pytest.approx(np.tanh(lead - worth[GENERAL])), m
+    assert worth[SCOUT] > 4 * PIECE_VALUE[SCOUT] and PEOPLE_PIECE_VALUE["classic"][BOMB] < PIECE_VALUE[BOMB] / 4
+    mine = replace(CLASSIC, name="mine")
+    with pytest.raises(ValueError, match="piece_values.py"):
+        search.reset(mine, 0)
+    search.config = replace(config, piece_values="thesis")
+    search.reset(mine, 0)  # the thesis's table serves every variant
+    with pytest.raises(ValueError, match="piece_values"):
+        SearchConfig(piece_values="market")
 
 
 def test_draw_nearness_is_the_nearer_of_the_two_draw_limits():

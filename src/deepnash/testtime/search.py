@@ -35,7 +35,7 @@ from ..env.vector import VectorEnv
 from ..game import Move, Variant
 from ..game import kernels as K
 from ..game.codes import owners, types
-from ..infostate.beliefs import FIGHT, IMMOVABLE, PIECE_VALUE, fight, fight_odds, type_distributions
+from ..infostate.beliefs import FIGHT, IMMOVABLE, PEOPLE_PIECE_VALUE, PIECE_VALUE, fight, fight_odds, type_distributions
 from ..infostate.determinize import load_determinization, sample_hidden
 from ..infostate.observe import move_rows
 from ..infostate.setup_stats import deployment_weights
@@ -63,6 +63,9 @@ PRECISIONS = ("auto", "float32", "bfloat16")
 #: How the search scores a leaf that is not the end of the game (``SearchConfig.leaf``).
 LEAVES = ("value", "material", "progress", "gain")
 
+#: The tables of what each piece is worth to the material leaves (``SearchConfig.piece_values``).
+PIECE_VALUES = ("thesis", "people")
+
 
 @dataclass(frozen=True)
 class SearchConfig:
@@ -81,7 +84,7 @@ class SearchConfig:
         alpha: step size of the improvement.
         tau: its regularisation temperature (towards the prior).
         leaf: how a leaf that is not the end of the game is scored: ``value`` (the value head) or
-            ``material`` (``tanh`` of the player's piece values less the opponent's, ``PIECE_VALUE``,
+            ``material`` (``tanh`` of the player's piece values less the opponent's, ``piece_values``,
             on the sampled complete state), for a network whose value head says little, or
             ``progress``: the material score times ``1 - r**2``, ``r`` how near the leaf is to a
             draw limit (``draw_nearness``), so that a lead is worth less the closer the draw:
@@ -91,6 +94,11 @@ class SearchConfig:
             so that a Marshal lost costs as much far ahead or far behind as level.  A rollout that
             ends drawn is scored as a leaf at the limit (``r = 1``), so that a draw is never worth
             more than the position one move before it.
+        piece_values: what each piece is worth to the ``material``, ``progress`` and ``gain`` leaves:
+            ``thesis``, the thesis seed's table (``beliefs.PIECE_VALUE``: Marshal 1, Sergeant 0.3, Bomb
+            0.5); ``people``, the worth people's results give each type in the variant
+            (``beliefs.PEOPLE_PIECE_VALUE``: Marshal 0.91, Sergeant 0.14, Bomb 0.06 in Classic), for which
+            ``tanh`` of the material a line wins is the change of ``2 P(win) - 1`` people's games predict.
         contempt: how much worse than even a draw is for the player searching, in [0, 1], as chess
             engines' contempt: the draw term pulls a leaf towards ``-contempt`` instead of 0
             (``- r**2 (tanh(d_leaf) + contempt)``; a drawn rollout scores ``-contempt`` with
@@ -125,6 +133,7 @@ class SearchConfig:
     tau: float = 0.0
     rollout_threshold: float = 0.03
     leaf: str = "value"
+    piece_values: str = "thesis"
     belief: str = "heuristic"
     precision: str = "auto"
     contempt: float = 0.0
@@ -138,6 +147,8 @@ class SearchConfig:
             raise ValueError(f"search depth and rounds must be >= 0, got {self.depth} and {self.rounds}")
         if self.leaf not in LEAVES:
             raise ValueError(f"search leaf {self.leaf!r}: choose one of {', '.join(LEAVES)}")
+        if self.piece_values not in PIECE_VALUES:
+            raise ValueError(f"search piece_values {self.piece_values!r}: choose one of {', '.join(PIECE_VALUES)}")
         if self.precision not in PRECISIONS:
             raise ValueError(f"search precision {self.precision!r}: choose one of {', '.join(PRECISIONS)}")
         if not self.belief:
@@ -221,9 +232,14 @@ class Search:
         self._weights: np.ndarray | None = None
 
     def reset(self, variant, player: int) -> None:
-        """Start a new game as ``player``."""
+        """Start a new game as ``player``.
+
+        Raises:
+            ValueError: ``piece_values=people`` on a variant people's games give no values for.
+        """
         self._memory = MemoryHeuristic()
         self._weights = deployment_weights(variant, 1 - player)
+        piece_values(self.config.piece_values, variant)  # a variant without the values fails here, not mid-game
 
     def sample(self, view: PlayerView, rng: np.random.Generator) -> np.ndarray:
         """``int8[100]``: one hidden state of the opponent (see ``Belief``)."""
@@ -295,7 +311,8 @@ class Search:
         result = np.full(k * m, np.nan)  # the result for ``me`` of games that ended
         drawn = np.zeros(k * m, bool)  # games that ended drawn: scored as leaves at the draw limit
         # ``leaf=gain``: the material difference on each sample, before the candidate move
-        root = material_difference(env.state.board, me) if cfg.leaf == "gain" else None
+        worth = piece_values(cfg.piece_values, view.variant)
+        root = material_difference(env.state.board, me, worth) if cfg.leaf == "gain" else None
         first = np.array([[square_to_action(c.from_sq, me), square_to_action(c.to_sq, me)] for c in cands])
         for step in range(2):
             self._step(env, np.tile(first[:, step], k), result, drawn, me)
@@ -313,7 +330,7 @@ class Search:
                 result[live] = np.where(env.player[live] == me, value, -value)
             result[drawn] = -cfg.contempt
         elif (leaf := live | drawn).any():
-            lead = material_difference(env.state.board[leaf], me)
+            lead = material_difference(env.state.board[leaf], me, worth)
             if cfg.leaf == "material":
                 near = np.zeros(leaf.sum())
             else:  # with contempt, the count goes on until the player's nearest attack can land
@@ -371,11 +388,27 @@ def _hopeful_attack(view: PlayerView, ranked: list[Move]) -> Move | None:
     return None
 
 
-def material_difference(boards: np.ndarray, player: int) -> np.ndarray:
-    """``float64[N]``: ``player``'s piece values less the opponent's (``beliefs.PIECE_VALUE``) on complete
-    boards ``int8[N, 100]``."""
+def piece_values(table: str, variant: Variant) -> np.ndarray:
+    """``float64[12]``: what each type is worth in ``variant`` by ``table`` (one of ``PIECE_VALUES``).
+
+    Raises:
+        ValueError: ``people`` for a variant without a fit in ``beliefs.PEOPLE_PIECE_VALUE`` (the message
+            says how to fit one).
+    """
+    if table == "thesis":
+        return PIECE_VALUE
+    if variant.name not in PEOPLE_PIECE_VALUE:
+        raise ValueError(f"search piece_values=people: people's games give no values for variant {variant.name!r} "
+                         f"(known: {', '.join(PEOPLE_PIECE_VALUE)}); fit them with scripts/piece_values.py, or "
+                         f"use piece_values=thesis")
+    return PEOPLE_PIECE_VALUE[variant.name]
+
+
+def material_difference(boards: np.ndarray, player: int, worth: np.ndarray = PIECE_VALUE) -> np.ndarray:
+    """``float64[N]``: ``player``'s piece values less the opponent's on complete boards ``int8[N, 100]``, each
+    type worth ``worth[type]`` (``float[12]``; default the thesis's ``beliefs.PIECE_VALUE``)."""
     kind, owner = types(boards), owners(boards)
-    worth = np.where(kind >= 0, PIECE_VALUE[kind], 0.0)
+    worth = np.where(kind >= 0, worth[np.clip(kind, 0, None)], 0.0)
     return (worth * (owner == player)).sum(axis=1) - (worth * (owner == 1 - player)).sum(axis=1)
 
 
