@@ -1,4 +1,4 @@
-"""What each piece is worth in people's games: the material values of the search's ``values=people``.
+"""What each piece is worth in people's games: the material values of the search's ``piece_values=people``.
 
 Fits the material yardstick of ``deepnash value-check`` (a logistic regression of winning on, per piece
 type, the mover's pieces less the opponent's, and the ply; ``train.value_check.MaterialFit``) on the

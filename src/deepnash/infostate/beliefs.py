@@ -28,7 +28,7 @@ PIECE_VALUE = np.array([2.0, 0.1, 0.1, 0.3, 0.3, 0.3, 0.5, 0.5, 0.8, 1.0, 1.0, 0
 #: Classic games of the shared months, 1,313 Barrage ones), so that ``tanh`` of a change of material is the change
 #: of ``2 P(win) - 1`` the fit predicts from a level position.  The Flag is 0 (a game without it is over); a type
 #: the variant lacks is 0.  Against the thesis's table, people value the Marshal 6.4 Sergeants (not 3.3) and a
-#: Bomb a sixteenth of a Marshal (not a half); in Barrage a Scout three quarters of a Marshal.
+#: Bomb a fifteenth of a Marshal (not a half); in Barrage a Scout three quarters of a Marshal.
 PEOPLE_PIECE_VALUE = {
     "classic": np.array([0.000, 0.149, 0.069, 0.143, 0.141, 0.182, 0.212, 0.371, 0.649, 0.789, 0.909, 0.060]),
     "barrage": np.array([0.000, 0.233, 0.496, 0.311, 0.000, 0.000, 0.000, 0.000, 0.000, 0.565, 0.669, 0.067]),
