@@ -38,11 +38,12 @@ def main() -> None:
     at = positions(games, args.variant)
     fit = MaterialFit(at["features"], at["won"])
     values = fit.weights.numpy()[:len(PIECE_NAMES)] / 2
+    decisive, decisions = sum(g.winner >= 0 for g in games), int(len(at["won"]))
     if args.json:
-        print(json.dumps({"variant": args.variant, "games": sum(g.winner >= 0 for g in games),
-                          "decisions": int(len(at["won"])), "values": [round(float(v), 3) for v in values]}))
+        print(json.dumps({"variant": args.variant, "games": decisive, "decisions": decisions,
+                          "values": [round(float(v), 3) for v in values]}))
         return
-    print(f"{args.variant}: {sum(g.winner >= 0 for g in games)} decisive games, {len(at['won'])} move decisions")
+    print(f"{args.variant}: {decisive} decisive games, {decisions} move decisions")
     for name, v in zip(PIECE_NAMES, values):
         print(f"  {name:10s} {v:6.3f}")
     print("np.array([" + ", ".join(f"{max(v, 0.0):.3f}" for v in values) + "])")

@@ -408,8 +408,8 @@ def material_difference(boards: np.ndarray, player: int, worth: np.ndarray = PIE
     """``float64[N]``: ``player``'s piece values less the opponent's on complete boards ``int8[N, 100]``, each
     type worth ``worth[type]`` (``float[12]``; default the thesis's ``beliefs.PIECE_VALUE``)."""
     kind, owner = types(boards), owners(boards)
-    worth = np.where(kind >= 0, worth[np.clip(kind, 0, None)], 0.0)
-    return (worth * (owner == player)).sum(axis=1) - (worth * (owner == 1 - player)).sum(axis=1)
+    on_square = np.where(kind >= 0, worth[np.clip(kind, 0, None)], 0.0)
+    return (on_square * (owner == player)).sum(axis=1) - (on_square * (owner == 1 - player)).sum(axis=1)
 
 
 def draw_nearness(meta: np.ndarray, variant: Variant, delay: np.ndarray | int = 0) -> np.ndarray:
