@@ -28,8 +28,8 @@ from deepnash.infostate.view import push_recorded
 from deepnash.nn import DeepNashNet, get_preset
 from deepnash.nn.belief import BELIEF_PRESETS, BeliefNet
 from deepnash.testtime.belief import LearnedBelief
-from deepnash.testtime.search import (NO_ATTACK, Search, SearchConfig, attack_delay, draw_nearness, improve,
-                                      material_difference)
+from deepnash.testtime.search import (MAX_STEP_GAIN, NO_ATTACK, Search, SearchConfig, attack_delay, draw_nearness,
+                                      improve, material_difference)
 from test_memory import MARSHAL_CHANCE
 from testtime_helpers import Played
 
@@ -77,12 +77,13 @@ LEARNED = random_belief_network()
 
 @settings(max_examples=30, deadline=None)
 @given(st.sampled_from([CLASSIC, BARRAGE]), st.integers(0, 10_000), st.integers(0, 300),
-       st.sampled_from(["heuristic", "learned"]))
+       st.sampled_from(["heuristic", "public", "learned"]))
 def test_every_sample_agrees_with_the_public_information(variant, seed, plies, belief):
     game, history = random_position(variant, seed, plies)
     me = game.turn
     view = PlayerView.of(game, me, history)
-    search = Search(uniform_logits, zero_values, belief=LEARNED if belief == "learned" else None)
+    search = Search(uniform_logits, zero_values, SearchConfig(belief=belief),
+                    belief=LEARNED if belief == "learned" else None)
     search.reset(variant, me)
     rng = np.random.default_rng(seed)
     opp = view.owner == 1 - me
@@ -96,6 +97,23 @@ def test_every_sample_agrees_with_the_public_information(variant, seed, plies, b
         assert np.array_equal(counts, hidden_counts(view))  # the unrevealed army, exactly
         truth = np.where(game.state.board[0] > 0, (game.state.board[0] - 1) % 12, -1)
         assert np.array_equal(np.bincount(hidden[opp], minlength=12), np.bincount(truth[opp], minlength=12))
+
+
+def test_the_public_belief_draws_the_counts_where_the_heuristic_leans_to_people_s_setups():
+    """Before a move, every unknown piece of Red is any of its 40 with equal chance under ``belief=public``: the
+    Flag on a1 one time in 40.  People put their Flag in the corner about three times as often, and the heuristic belief
+    draws it there accordingly; the memory heuristic (nothing to eliminate yet) plays no part."""
+    game = Game(CLASSIC, seed=3)
+    view = PlayerView.of(game, 1, ())
+    draws = {}
+    for belief in ("public", "heuristic"):
+        search = Search(uniform_logits, zero_values, SearchConfig(belief=belief))
+        search.reset(CLASSIC, 1)
+        rng = np.random.default_rng(0)
+        draws[belief] = np.array([search.sample(view, rng)[0] for _ in range(2000)])
+    public = np.bincount(draws["public"], minlength=12) / 2000
+    assert np.allclose(public, np.asarray(CLASSIC.piece_counts) / 40, atol=0.025)
+    assert (draws["heuristic"] == FLAG).mean() > 2 * (draws["public"] == FLAG).mean()  # 7.7% against 2.8%
 
 
 def test_the_memory_heuristic_rules_types_out_of_the_samples():
@@ -374,6 +392,33 @@ def test_contempt_counts_a_draw_against_the_player_searching():
         SearchConfig(contempt=1.5)
 
 
+def test_as_a_draw_nears_q_outweighs_the_prior():
+    """With contempt, the improvement's step is ``alpha / (1 - r**2)`` for ``r`` the root's nearness to a
+    draw limit (at most ``MAX_STEP_GAIN`` times ``alpha``): the Marshal's capture of the General, which the
+    prior all but rules out, stays out of the policy's choice early, and is its choice one move before the
+    no-attack draw.  Without contempt the prior keeps its weight however near the draw."""
+    capture = Move.parse("e2-e3")
+
+    def searched(contempt: float, **counters) -> tuple[float, Move]:
+        view, truth = marshal_next_to_general(**counters)
+        prior = {m: (1e-3 if m == capture else 1.0) for m in view.legal_moves}
+        total = sum(prior.values())
+        config = SearchConfig(samples=2, depth=0, candidates=len(prior), rounds=1, alpha=1.0, leaf="gain",
+                              contempt=contempt)
+        search = Search(uniform_logits, zero_values, config, belief=lambda v, _: lambda rng: truth)
+        search.reset(BARRAGE, 0)
+        policy = search.run(view, {m: p / total for m, p in prior.items()}, np.random.default_rng(0)).policy
+        return search.step_size(view), max(policy, key=policy.get)
+
+    step, choice = searched(1.0, ply=150, moves_since_attack=150)  # r = 150 / 200, the no-attack limit
+    assert step == pytest.approx(1.0 / (1 - 0.75 ** 2)) and choice != capture
+    assert searched(1.0, ply=0, moves_since_attack=0) == (1.0, choice)
+    step, choice = searched(1.0, ply=199, moves_since_attack=199)
+    assert 1.0 / (1 - 0.995 ** 2) > step == MAX_STEP_GAIN and choice == capture  # 100.25, capped
+    step, choice = searched(0.0, ply=199, moves_since_attack=199)
+    assert step == 1.0 and choice != capture
+
+
 def test_attack_delay_counts_the_plies_to_the_nearest_attack_that_does_not_lose():
     """Red's Scout on e2 loses to the Marshal above it and to the Bomb, and ties the Scout three steps
     away on h2: two moves there and the attack, ``2 * (3 - 1)`` plies after Red's move, one more when Blue
@@ -398,6 +443,30 @@ def test_attack_delay_counts_the_plies_to_the_nearest_attack_that_does_not_lose(
     stuck[[0, 14]] = 0  # Red's Miner and Scout
     boards = np.stack([board, board, no_scout, alone, stuck])
     np.testing.assert_array_equal(attack_delay(boards, np.array([0, 1, 0, 0, 0]), 0), [4, 5, 6, 24, NO_ATTACK])
+
+
+def test_attack_delay_goes_round_what_is_in_the_way():
+    """Blue's Flag on j10 is walled in by Bombs on i10 and j9.  Red's General on i7 is four rook steps from
+    it, but cannot get there, and loses to the Bombs: the nearest attack is the Miner's on a1, sixteen steps
+    along the first row and up the i-file (past its own General) to i9, and the seventeenth onto the Bomb.
+    Open the wall and the General's attack is the nearest, three steps and the fourth."""
+    walled = Game.from_diagram("""
+        10 .. .. .. .. .. .. .. .. bB bF
+         9 .. .. .. .. .. .. .. .. .. bB
+         8 .. .. .. .. .. .. .. .. .. ..
+         7 .. .. .. .. .. .. .. .. r9 ..
+         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         4 .. .. .. .. .. .. .. .. .. ..
+         3 .. .. .. .. .. .. .. .. .. ..
+         2 .. .. .. .. .. .. .. .. .. ..
+         1 r3 .. .. .. .. .. .. .. .. rF
+           a  b  c  d  e  f  g  h  i  j
+        """, BARRAGE).state.board[0]
+    opened = walled.copy()
+    opened[89] = 0  # j9
+    boards = np.stack([walled, walled, opened])
+    np.testing.assert_array_equal(attack_delay(boards, np.array([0, 1, 0]), 0), [2 * 16, 2 * 16 + 1, 2 * 3])
 
 
 def test_contempt_never_brings_in_an_attack_that_loses_for_certain():

@@ -254,9 +254,10 @@ def load_network(path: str | Path, weights: str = "online") -> tuple[DeepNashNet
 
 
 def learned_belief(source: str, variant: str) -> Belief | None:
-    """The search's belief named by ``SearchConfig.belief``: ``None`` for ``heuristic``; for ``learned`` the
-    belief network shipped for ``variant`` (``deepnash/data/shipped/<variant>/belief``); otherwise the belief
-    network in the run or checkpoint directory ``source``.
+    """The search's belief named by ``SearchConfig.belief``: ``None`` for ``heuristic`` and ``public`` (the
+    search's own sampler); for ``learned`` the belief network shipped for ``variant``
+    (``deepnash/data/shipped/<variant>/belief``); otherwise the belief network in the run or checkpoint
+    directory ``source``.
 
     Raises:
         AgentSpecError: ``learned`` and no belief network is shipped for ``variant``.
@@ -264,7 +265,7 @@ def learned_belief(source: str, variant: str) -> Belief | None:
     """
     from ..nn.belief import load_belief
 
-    if source == "heuristic":
+    if source in ("heuristic", "public"):
         return None
     if source == "learned":
         path = SHIPPED_DIR / variant / "belief"

@@ -51,12 +51,22 @@ UNSTOPPED = -100
 def raid_steps(passable: np.ndarray, target: np.ndarray, horizon: int = HORIZON) -> np.ndarray:
     """``int64[N, 100]``: rook steps from each square to ``target`` through ``passable`` squares, for
     ``passable: bool[N, 100]`` and ``target: int[N]`` (one square per board, -1 for none); ``horizon + 1``
-    beyond ``horizon`` steps or where no path leads.  A breadth-first search, all boards at once."""
-    n = len(passable)
-    dist = np.full((n, 100), horizon + 1, dtype=np.int64)
+    beyond ``horizon`` steps or where no path leads (``path_steps`` from one square)."""
+    sources = np.zeros(passable.shape, dtype=bool)
     rows = np.flatnonzero(target >= 0)
-    dist[rows, target[rows]] = 0
-    frontier = (dist == 0).reshape(n, 10, 10)
+    sources[rows, target[rows]] = True
+    return path_steps(passable, sources, horizon)
+
+
+def path_steps(passable: np.ndarray, sources: np.ndarray, horizon: int = HORIZON,
+               wanted: np.ndarray | None = None) -> np.ndarray:
+    """``int64[N, 100]``: rook steps from each square to the nearest of ``sources: bool[N, 100]`` (0 there)
+    through ``passable: bool[N, 100]`` squares; ``horizon + 1`` beyond ``horizon`` steps or where no path
+    leads.  A breadth-first search, all boards at once; with ``wanted: bool[N, 100]`` it may stop once
+    every wanted square has its distance."""
+    n = len(passable)
+    dist = np.where(sources, 0, horizon + 1).astype(np.int64)
+    frontier = sources.reshape(n, 10, 10).copy()
     free = passable.reshape(n, 10, 10)
     grid = dist.reshape(n, 10, 10)
     for step in range(1, horizon + 1):
@@ -69,6 +79,8 @@ def raid_steps(passable: np.ndarray, target: np.ndarray, horizon: int = HORIZON)
         if not frontier.any():
             break
         grid[frontier] = step
+        if wanted is not None and (dist[wanted] <= horizon).all():
+            break
     return dist
 
 

@@ -34,13 +34,13 @@ from ..env.actions import square_to_action
 from ..env.vector import VectorEnv
 from ..game import Move, Variant
 from ..game import kernels as K
-from ..game.codes import owners, types
+from ..game.codes import EMPTY, owners, types
 from ..infostate.beliefs import FIGHT, IMMOVABLE, PEOPLE_PIECE_VALUE, PIECE_VALUE, fight, fight_odds, type_distributions
 from ..infostate.determinize import load_determinization, sample_hidden
 from ..infostate.observe import move_rows
 from ..infostate.setup_stats import deployment_weights
 from ..infostate.view import PlayerView
-from .flag_guard import MANHATTAN, flag_danger, guarding_move
+from .flag_guard import flag_danger, guarding_move, path_steps
 from .memory import MemoryHeuristic
 from .value_bounds import ValueFn
 
@@ -54,7 +54,7 @@ LogitsFn = Callable[[np.ndarray], np.ndarray]
 Belief = Callable[[PlayerView, np.ndarray], Callable[[np.random.Generator], np.ndarray]]
 
 #: Where the search's samples come from (``SearchConfig.belief``), besides a belief network's directory.
-BELIEF_SOURCES = ("heuristic", "learned")
+BELIEF_SOURCES = ("heuristic", "public", "learned")
 
 
 #: The number formats the rollouts' network may run in (``SearchConfig.precision``).
@@ -62,6 +62,9 @@ PRECISIONS = ("auto", "float32", "bfloat16")
 
 #: How the search scores a leaf that is not the end of the game (``SearchConfig.leaf``).
 LEAVES = ("value", "material", "progress", "gain")
+
+#: How far ``Search.step_size`` lets ``alpha`` grow as a draw limit nears.
+MAX_STEP_GAIN = 100.0
 
 #: The tables of what each piece is worth to the material leaves (``SearchConfig.piece_values``).
 PIECE_VALUES = ("thesis", "people")
@@ -103,8 +106,9 @@ class SearchConfig:
             engines' contempt: the draw term pulls a leaf towards ``-contempt`` instead of 0
             (``- r**2 (tanh(d_leaf) + contempt)``; a drawn rollout scores ``-contempt`` with
             ``value`` and ``material`` leaves), so that a player level or a little behind still
-            attacks before a draw limit; and the candidates always hold an attack (``candidates``).
-            0: a draw is worth 0.
+            attacks before a draw limit; the candidates always hold an attack (``candidates``); and the
+            improvement's step grows as the root nears a draw limit (``Search.step_size``), so that ``Q``,
+            not the prior, decides the last moves before a draw.  0: a draw is worth 0.
         guard: how much a raid on the player's Flag costs, in [0, 1] (``flag_guard``): a leaf's value ``v``
             becomes ``v (1 - guard D) - guard D``, ``D`` the ``flag_danger`` of its sample right after the
             candidate move (an opponent piece racing a defender to the Flag; 1 when the race is lost), and
@@ -113,7 +117,9 @@ class SearchConfig:
         rollout_threshold: the rollout policies drop actions below this probability and renormalise, as
             the test-time layer's thresholding does for the agent's own play (0: the raw policy).
         belief: where the samples come from: ``heuristic``, the public information tilted by human
-            setup statistics, less the memory heuristic's eliminations; ``learned``, the belief network
+            setup statistics, less the memory heuristic's eliminations; ``public``, the same without the
+            tilt (every placement the public information allows equally likely: an opponent that does not
+            deploy as people do, such as the bots); ``learned``, the belief network
             shipped for the variant (``testtime.belief``); or the directory of a belief network's run
             or checkpoint (``deepnash pretrain-belief``).  The agent resolves it (``agents.network_agent``).
         precision: the number format of the rollouts' network and of the value at their leaves:
@@ -238,7 +244,7 @@ class Search:
             ValueError: ``piece_values=people`` on a variant people's games give no values for.
         """
         self._memory = MemoryHeuristic()
-        self._weights = deployment_weights(variant, 1 - player)
+        self._weights = None if self.config.belief == "public" else deployment_weights(variant, 1 - player)
         piece_values(self.config.piece_values, variant)  # a variant without the values fails here, not mid-game
 
     def sample(self, view: PlayerView, rng: np.random.Generator) -> np.ndarray:
@@ -292,8 +298,21 @@ class Search:
                 if (cfg.rounds and rounds >= cfg.rounds) or now + (now - t0) > start + cfg.seconds:
                     break
         q = {m: float(total[i] / n) for i, m in enumerate(cands)} if n else {}
-        policy = improve(prior, q, cfg.alpha, cfg.tau)
+        policy = improve(prior, q, self.step_size(view), cfg.tau)
         return SearchResult(dict(prior), q, policy, n, rounds, self.clock() - start)
+
+    def step_size(self, view: PlayerView) -> float:
+        """The improvement's ``alpha`` at ``view``'s position: ``SearchConfig.alpha``, and with ``contempt``
+        above 0, ``alpha / (1 - r**2)`` for ``r`` the root's ``draw_nearness`` (at most ``MAX_STEP_GAIN``
+        times ``alpha``): as a draw limit nears, the prior, people's moves that seldom met the limit, gives
+        way to ``Q``, whose draw term is then the same on every sample."""
+        cfg = self.config
+        if cfg.contempt <= 0:
+            return cfg.alpha
+        meta = np.zeros((1, K.NUM_META), np.int64)  # the root's move counters
+        meta[0, K.M_PLY], meta[0, K.M_SINCE_ATTACK] = view.ply, view.moves_since_attack
+        r = float(draw_nearness(meta, view.variant)[0])
+        return cfg.alpha / max(1.0 - r * r, 1.0 / MAX_STEP_GAIN)
 
     def _round(self, view: PlayerView, cands: list[Move], draw: Callable[[np.random.Generator], np.ndarray],
                rng: np.random.Generator) -> np.ndarray:
@@ -428,19 +447,30 @@ def draw_nearness(meta: np.ndarray, variant: Variant, delay: np.ndarray | int = 
 #: What ``attack_delay`` answers when ``player`` has no attack that does not lose: past any draw limit.
 NO_ATTACK = 10_000
 
+#: The most rook steps ``attack_delay`` follows a path (an attack further away is as good as none).
+ATTACK_HORIZON = 40
+
 
 def attack_delay(boards: np.ndarray, to_move: np.ndarray, player: int) -> np.ndarray:
     """``int64[N]``: plies before ``player`` can make an attack that does not lose, on complete boards
     ``int8[N, 100]`` with ``to_move: int[N]`` the player to move: ``2 (s - 1)``, plus 1 when the opponent
     moves first, for ``s`` the fewest rook steps from one of ``player``'s movable pieces to an opponent
-    piece it beats or ties (``beliefs.FIGHT``; lakes and pieces in the way ignored); ``NO_ATTACK`` when
-    there is none."""
+    piece it beats or ties (``beliefs.FIGHT``), through empty squares and ``player``'s own movable pieces
+    (lakes, Bombs, Flags and the opponent's other pieces are in the way; ``flag_guard.path_steps``):
+    a Flag walled in by Bombs is no nearer than the Miner that must open it.  ``NO_ATTACK`` when there is
+    none within ``ATTACK_HORIZON`` steps."""
     kind, owner = types(boards), owners(boards)
     k = np.clip(kind, 0, None).astype(np.int64)
     mine = (owner == player) & (kind >= 0) & ~IMMOVABLE[k]
     theirs = (owner == 1 - player) & (kind >= 0)
-    pairs = mine[:, :, None] & theirs[:, None, :] & (FIGHT[k[:, :, None], k[:, None, :]] >= 0)
-    steps = np.where(pairs, MANHATTAN[None], NO_ATTACK).min(axis=(1, 2))
+    passable = (boards == EMPTY) | mine
+    steps = np.full(len(boards), NO_ATTACK, dtype=np.int64)
+    for t in np.unique(k[mine]):
+        attackers = mine & (k == t)
+        targets = theirs & (FIGHT[t][k] >= 0)
+        near = path_steps(passable, targets, ATTACK_HORIZON, wanted=attackers)
+        reach = np.where(attackers & (near <= ATTACK_HORIZON), near, NO_ATTACK).min(axis=1)
+        steps = np.minimum(steps, reach)
     return np.where(steps >= NO_ATTACK, NO_ATTACK, 2 * (steps - 1) + (np.asarray(to_move) != player))
 
 
