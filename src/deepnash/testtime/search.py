@@ -303,15 +303,13 @@ class Search:
 
     def step_size(self, view: PlayerView) -> float:
         """The improvement's ``alpha`` at ``view``'s position: ``SearchConfig.alpha``, and with ``contempt``
-        above 0, ``alpha / (1 - r**2)`` for ``r`` the root's ``draw_nearness`` (at most ``MAX_STEP_GAIN``
+        above 0, ``alpha / (1 - r**2)`` for ``r`` the root's ``counter_nearness`` (at most ``MAX_STEP_GAIN``
         times ``alpha``): as a draw limit nears, the prior, people's moves that seldom met the limit, gives
         way to ``Q``, whose draw term is then the same on every sample."""
         cfg = self.config
         if cfg.contempt <= 0:
             return cfg.alpha
-        meta = np.zeros((1, K.NUM_META), np.int64)  # the root's move counters
-        meta[0, K.M_PLY], meta[0, K.M_SINCE_ATTACK] = view.ply, view.moves_since_attack
-        r = float(draw_nearness(meta, view.variant)[0])
+        r = float(counter_nearness(view.moves_since_attack, view.ply, view.variant))
         return cfg.alpha / max(1.0 - r * r, 1.0 / MAX_STEP_GAIN)
 
     def _round(self, view: PlayerView, cands: list[Move], draw: Callable[[np.random.Generator], np.ndarray],
@@ -432,15 +430,21 @@ def material_difference(boards: np.ndarray, player: int, worth: np.ndarray = PIE
 
 
 def draw_nearness(meta: np.ndarray, variant: Variant, delay: np.ndarray | int = 0) -> np.ndarray:
-    """``float64[N]`` in [0, 1]: how near each game (``BatchState.meta`` rows ``int32[N, NUM_META]``) is
-    to a draw limit of ``variant``: the larger of its moves without an attack, plus ``delay`` (plies,
-    ``int[N]`` or one for all), over ``max_moves_without_attack`` and its moves over ``max_moves`` (a
-    limit of 0 counts as none)."""
-    near = np.zeros(len(meta))
-    for counter, limit, extra in ((K.M_SINCE_ATTACK, variant.max_moves_without_attack, delay),
-                                  (K.M_PLY, variant.max_moves, 0)):
+    """``float64[N]`` in [0, 1]: ``counter_nearness`` of each game's counters (``BatchState.meta`` rows
+    ``int32[N, NUM_META]``)."""
+    return counter_nearness(meta[:, K.M_SINCE_ATTACK], meta[:, K.M_PLY], variant, delay)
+
+
+def counter_nearness(since_attack: np.ndarray | int, ply: np.ndarray | int, variant: Variant,
+                     delay: np.ndarray | int = 0) -> np.ndarray:
+    """``float64`` in [0, 1], shaped like the counters: how near a game is to a draw limit of ``variant``: the
+    larger of its moves without an attack (``since_attack``), plus ``delay`` (plies), over
+    ``max_moves_without_attack`` and its moves (``ply``) over ``max_moves`` (a limit of 0 counts as none)."""
+    near = np.zeros(np.shape(since_attack))
+    for counter, limit, extra in ((since_attack, variant.max_moves_without_attack, delay),
+                                  (ply, variant.max_moves, 0)):
         if limit > 0:
-            near = np.maximum(near, np.minimum((meta[:, counter] + extra) / limit, 1.0))
+            near = np.maximum(near, np.minimum((np.asarray(counter) + extra) / limit, 1.0))
     return near
 
 
