@@ -9,7 +9,7 @@ from deepnash.agents import PlayerView
 from deepnash.game import BARRAGE, CLASSIC, Game
 from deepnash.game import kernels as K
 from deepnash.game.state import BatchState
-from deepnash.infostate.beliefs import FIGHT, hidden_counts, type_distributions
+from deepnash.infostate.beliefs import FIGHT, IMMOVABLE, hidden_counts, type_distributions
 from deepnash.infostate.determinize import determinize, sample_hidden
 from deepnash.infostate.view import push_recorded
 
@@ -73,6 +73,48 @@ def test_samples_are_consistent_with_public_information(seed, plies):
         assert np.all(s[opp & view.revealed] == view.types[opp & view.revealed])
         assert not np.isin(s[opp & view.moved], (0, 11)).any()
         assert np.bincount(s[opp & ~view.revealed], minlength=12).tolist() == hidden_counts(view).tolist()
+
+
+def _slow_sample_hidden(view, rng, weights, exclude, tilt_moved):
+    """The draw of ``sample_hidden`` written plainly, one square at a time: the reference its compiled,
+    batched kernel is checked against."""
+    out = np.full(100, -1, dtype=np.int8)
+    hidden = (view.owner == 1 - view.player) & ~view.revealed
+    left = hidden_counts(view).astype(np.float64)
+    for group, movable_only in ((hidden & view.moved, True), (hidden & ~view.moved, False)):
+        squares = rng.permutation(np.flatnonzero(group))
+        squares = squares[np.argsort(~exclude[squares].any(axis=1), kind="stable")]
+        for sq in squares:
+            p = left * (weights[sq] if tilt_moved or not movable_only else 1) * (~IMMOVABLE if movable_only else 1)
+            kept = np.where(exclude[sq], 0.0, p)
+            p = kept if kept.sum() > 0 else p
+            out[sq] = rng.choice(12, p=p / p.sum())
+            left[out[sq]] -= 1
+    return out
+
+
+@pytest.mark.parametrize("tilt_moved", [False, True])
+def test_batched_draws_follow_the_slow_reference(tilt_moved):
+    """With weights on the unmoved pieces (and the moved ones with ``tilt_moved``) and eliminations on some squares (one of them impossible to
+    honour), the batched draws' marginals match a plain one-square-at-a-time sampler's, square by square."""
+    g, history = _random_position(CLASSIC, 4, 60)
+    view = PlayerView.of(g, g.turn, history)
+    hidden = (view.owner == 1 - view.player) & ~view.revealed
+    rng = np.random.default_rng(1)
+    weights = np.where(hidden[:, None], rng.uniform(0.2, 3.0, (100, 12)), 1.0)
+    exclude = np.zeros((100, 12), bool)
+    squares = np.flatnonzero(hidden)
+    exclude[squares[:6], 10] = True  # not the Marshal
+    exclude[squares[6], 3:] = True  # a Scout or lower
+    exclude[squares[7]] = True  # nothing at all: soft, draws as if nothing were ruled out
+    n = 3000
+    fast = sample_hidden(view, rng, weights, exclude, tilt_moved, n=n)
+    slow = np.array([_slow_sample_hidden(view, rng, weights, exclude, tilt_moved) for _ in range(n)])
+    for draws in (fast, slow):
+        assert np.all(np.bincount(draws[:, squares].ravel(), minlength=12) == n * hidden_counts(view))
+    freq = [np.stack([(d[:, squares] == t).mean(axis=0) for t in range(12)]) for d in (fast, slow)]
+    assert np.abs(freq[0] - freq[1]).max() < 0.045  # 3,000 draws each: about 0.013 standard error at worst
+    assert not (fast[:, squares[:6]] == 10).any() and (fast[:, squares[6]] <= 2).all()
 
 
 def test_type_distributions_match_sampling_frequencies():

@@ -73,8 +73,9 @@ def test_greedy_beats_random_clearly():
 
 
 def test_montecarlo_beats_random():
-    m = run_match("montecarlo:samples=6,depth=10", "random", 8, BARRAGE, seed=2)
-    assert m.wins / 8 >= 0.75, m.to_dict()
+    """Measured: 67 of 72 games on seeds 2, 4 and 5 (24 each); here 24 games, about 3 s."""
+    m = run_match("montecarlo:samples=6,depth=10", "random", 24, BARRAGE, seed=2)
+    assert m.wins / 24 >= 0.7, m.to_dict()
 
 
 STALL = """

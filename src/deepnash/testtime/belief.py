@@ -39,8 +39,8 @@ class LearnedBelief:
 
     Calling it with a ``PlayerView`` in the play phase (and optionally the memory heuristic's eliminations,
     ``exclude: bool[100, 12]``, which ``sample_hidden`` then honours as it does for the heuristic belief)
-    runs the network once and returns a sampler, ``rng -> int8[100]``: a type for every opponent piece on
-    the board (absolute squares; revealed pieces keep theirs), -1 elsewhere, the counts exact.
+    runs the network once and returns a sampler, ``(rng, n) -> int8[n, 100]``: ``n`` draws of a type for every
+    opponent piece on the board (absolute squares; revealed pieces keep theirs), -1 elsewhere, the counts exact.
     """
 
     def __init__(self, marginals_fn: MarginalsFn):
@@ -55,6 +55,6 @@ class LearnedBelief:
         w = np.where(public > 0, np.maximum(q, FLOOR) / np.where(public > 0, public, 1.0), 1.0)
         return w[::-1].copy() if view.player == 1 else w
 
-    def __call__(self, view: PlayerView, exclude: np.ndarray | None = None) -> Callable[[np.random.Generator], np.ndarray]:
+    def __call__(self, view: PlayerView, exclude: np.ndarray | None = None) -> Callable[[np.random.Generator, int], np.ndarray]:
         weights = self.weights(view)
-        return lambda rng: sample_hidden(view, rng, weights, exclude=exclude, tilt_moved=True)
+        return lambda rng, n: sample_hidden(view, rng, weights, exclude=exclude, tilt_moved=True, n=n)
