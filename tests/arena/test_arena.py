@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from deepnash.arena import run_match, run_tournament
+from deepnash.agents.random_agent import RandomAgent
+from deepnash.arena import MatchResult, referee, referee_game, run_match, run_tournament
 from deepnash.arena.stats import bradley_terry, wilson
 from deepnash.cli import app
 from deepnash.game import BARRAGE, Termination
@@ -61,7 +62,39 @@ def test_every_game_is_saved_and_replays_to_its_result(tournament):
 def test_results_reproduce_whatever_the_number_of_workers():
     one = run_match("greedy", "random", 4, BARRAGE, seed=9, workers=1).to_dict()
     two = run_match("greedy", "random", 4, BARRAGE, seed=9, workers=2).to_dict()
+    assert one.pop("seconds").keys() == two.pop("seconds").keys()  # wall-clock times differ from run to run
     assert one == two
+
+
+class Ticking(RandomAgent):
+    """A random agent that takes ``cost`` seconds of a shared fake clock per move (and per setup)."""
+
+    now = [0.0]
+
+    def __init__(self, cost: float):
+        super().__init__()
+        self.cost, self.name = cost, f"ticking:{cost}"
+
+    def choose_setup(self):
+        self.now[0] += self.cost
+        return super().choose_setup()
+
+    def act(self, view):
+        self.now[0] += self.cost
+        return super().act(view)
+
+
+def test_each_side_is_charged_its_own_thinking_time(monkeypatch):
+    monkeypatch.setattr(referee.time, "perf_counter", lambda: Ticking.now[0])
+    slow, fast = Ticking(2.0), Ticking(0.5)
+    games = [referee_game(slow, fast, BARRAGE, seed=1), referee_game(fast, slow, BARRAGE, seed=2)]
+    for g, (red, blue) in zip(games, ((2.0, 0.5), (0.5, 2.0))):
+        moves = (g.plies + 1) // 2, g.plies // 2  # Red moves first; each side also set up
+        assert g.seconds == pytest.approx((red * (moves[0] + 1), blue * (moves[1] + 1)))
+    t = MatchResult(slow.name, fast.name, tuple(games)).seconds  # slow is a: Red in game 0, Blue in game 1
+    assert t["a_mean"] == pytest.approx(np.mean([games[0].seconds[0], games[1].seconds[1]]))
+    assert t["b_max"] == pytest.approx(max(games[0].seconds[1], games[1].seconds[0]))
+    assert t["a_mean"] > 3 * t["b_mean"]
 
 
 def test_bad_arguments():
@@ -104,6 +137,7 @@ def test_cli_json_has_the_stable_keys(tmp_path):
     data = json.loads(r.output)
     for row in data["pairs"]:
         assert {"a", "b", "games", "wins", "draws", "losses", "a_red_wins", "a_blue_wins"} <= set(row)
+        assert set(row["seconds"]) == {"a_mean", "a_max", "b_mean", "b_max"}
     assert {"agent", "rating", "low", "high"} <= set(data["ratings"][0])
     assert len(list(tmp_path.glob("*.xml"))) == 6
     r = CliRunner().invoke(app, ["arena", "random", "greedy", "--games", "2", "--variant", "barrage"])

@@ -38,7 +38,7 @@ class MatchResult:
     ``wins``, ``draws``, ``losses`` count games; ``a_red_wins``/``a_blue_wins``
     split ``a``'s wins by colour; ``win_low``/``win_high`` bound ``a``'s win rate
     (95% Wilson interval); ``failures`` lists the reasons of forfeited games; ``endings`` splits
-    ``a``'s wins, draws and losses by how each game ended.
+    ``a``'s wins, draws and losses by how each game ended; ``seconds`` gives each agent's thinking time.
     """
 
     a: str
@@ -85,6 +85,16 @@ class MatchResult:
             row[kind] = row.get(kind, 0) + 1
         return out
 
+    @property
+    def seconds(self) -> dict[str, float]:
+        """Each agent's thinking time a game (``GameResult.seconds``), wall-clock seconds: ``a_mean``,
+        ``a_max``, ``b_mean``, ``b_max`` (0 without games)."""
+        own = np.array([[g.seconds[a_side(i)], g.seconds[1 - a_side(i)]] for i, g in enumerate(self.games)]).reshape(-1, 2)
+        if not len(own):
+            return {"a_mean": 0.0, "a_max": 0.0, "b_mean": 0.0, "b_max": 0.0}
+        return {"a_mean": float(own[:, 0].mean()), "a_max": float(own[:, 0].max()),
+                "b_mean": float(own[:, 1].mean()), "b_max": float(own[:, 1].max())}
+
     def to_dict(self) -> dict:
         """The stable JSON row: ``a b games wins draws losses a_red_wins a_blue_wins`` plus extras."""
         low, high = self.win_interval
@@ -94,7 +104,7 @@ class MatchResult:
             "a_red_wins": self.a_red_wins, "a_blue_wins": self.a_blue_wins,
             "win_rate": self.wins / n if n else 0.0, "win_low": low, "win_high": high,
             "mean_plies": float(np.mean([g.plies for g in self.games])) if n else 0.0,
-            "failures": self.failures, "endings": self.endings,
+            "failures": self.failures, "endings": self.endings, "seconds": self.seconds,
         }
 
 

@@ -8,6 +8,7 @@ the result carries the UCC 2012 manager's result code and the reason.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,6 +35,7 @@ class GameResult:
             failing side's ``AgentFailure`` code (``ILLEGAL``, ``TIMEOUT``, ...).
         reason: why the failing side lost, ``None`` otherwise.
         record: the game as a Gravon record (``None`` when a setup was refused).
+        seconds: each side's thinking time, Red first: wall-clock seconds in its setup and moves.
     """
 
     players: tuple[str, str]
@@ -43,6 +45,7 @@ class GameResult:
     codes: tuple[str, str]
     reason: str | None = None
     record: GravonRecord | None = None
+    seconds: tuple[float, float] = (0.0, 0.0)
 
 
 def _codes(winner: int | None, termination: Termination | None) -> tuple[str, str]:
@@ -79,12 +82,15 @@ def referee_game(red: Agent, blue: Agent, variant: Variant, seed: int) -> GameRe
     history: list[MoveRecord] = []
     game: Game | None = None
     failure: tuple[int, AgentFailure] | None = None
+    seconds = [0.0, 0.0]
     try:
         setups = []
         for p, a in enumerate(agents):
             try:
                 a.reset(variant, p, seed * 2 + p)
+                start = time.perf_counter()
                 setups.append(_setup(a, variant, p))
+                seconds[p] += time.perf_counter() - start
             except AgentFailure as e:
                 failure = (p, e)
                 break
@@ -93,7 +99,10 @@ def referee_game(red: Agent, blue: Agent, variant: Variant, seed: int) -> GameRe
             while not game.is_over():
                 p = game.turn
                 try:
-                    move = agents[p].act(PlayerView.of(game, p, tuple(history)))
+                    view = PlayerView.of(game, p, tuple(history))
+                    start = time.perf_counter()
+                    move = agents[p].act(view)
+                    seconds[p] += time.perf_counter() - start
                     history.append(push_recorded(game, move))
                 except AgentFailure as e:
                     failure = (p, e)
@@ -113,10 +122,10 @@ def referee_game(red: Agent, blue: Agent, variant: Variant, seed: int) -> GameRe
         codes[p] = e.code
         record = None if game is None else record_from_game(game, players=names, result_type=int(ResultType.FORFEIT))
         return GameResult(names, 1 - p, "forfeit", 0 if game is None else game.ply, tuple(codes),
-                          f"{names[p]} ({'Red' if p == 0 else 'Blue'}): {e.reason}", record)
+                          f"{names[p]} ({'Red' if p == 0 else 'Blue'}): {e.reason}", record, tuple(seconds))
     out = game.outcome()
     return GameResult(names, out.winner, out.termination.name.lower(), game.ply,
-                      _codes(out.winner, out.termination), None, record_from_game(game, players=names))
+                      _codes(out.winner, out.termination), None, record_from_game(game, players=names), tuple(seconds))
 
 
 def _tell_outcome(agents: tuple[Agent, Agent], game: Game | None, history: tuple[MoveRecord, ...]) -> None:

@@ -10,7 +10,7 @@ from .match import TournamentResult
 
 def print_tournament(result: TournamentResult, console: Console | None = None) -> None:
     """Print one row per pair (from the first agent's view, 95% Wilson interval of its win rate),
-    how its games ended, the reasons of forfeited games, and for three or more agents the rating table."""
+    how its games ended, each agent's thinking time a game, the reasons of forfeited games, and for three or more agents the rating table."""
     console = console or Console()
     table = Table(title="Matches (from A's view)")
     for col in ("A", "B", "games", "wins", "draws", "losses", "win rate [95%]", "red/blue", "plies"):
@@ -27,6 +27,9 @@ def print_tournament(result: TournamentResult, console: Console | None = None) -
         ways = ", ".join(f"{name} {row.get('wins', 0)}-{row.get('draws', 0)}-{row.get('losses', 0)}"
                          for name, row in m.endings.items())
         console.print(f"endings {m.a} vs {m.b} (wins-draws-losses): {ways}")
+        t = m.seconds
+        console.print(f"thinking time a game: {m.a} {t['a_mean']:.1f} s (most {t['a_max']:.1f} s), "
+                      f"{m.b} {t['b_mean']:.1f} s (most {t['b_max']:.1f} s)")
         for reason in m.failures:
             console.print(f"forfeit: {reason}")
     if result.ratings:
