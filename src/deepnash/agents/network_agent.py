@@ -154,9 +154,10 @@ class NetworkAgent:
         """Select a piece, then its destination, each from the network's policy over legal actions
         (with ``search``, from the search's improved policy over whole moves)."""
         p = view.player
+        started = None if self.search is None else self.search.clock()
         plan = None if self.testtime is None else self.testtime.begin_turn(view)
         if self.search is not None:
-            return self._act_by_search(view, plan)
+            return self._act_by_search(view, plan, started)
         sel_mask = np.zeros(100, bool)
         for m in view.legal_moves:
             sel_mask[square_to_action(m.from_sq, p)] = True
@@ -169,9 +170,10 @@ class NetworkAgent:
         return Move(src, dst)
 
     @torch.inference_mode()
-    def _act_by_search(self, view: PlayerView, plan: TurnPlan | None) -> Move:
+    def _act_by_search(self, view: PlayerView, plan: TurnPlan | None, started: float) -> Move:
         """One move from the search (``testtime.search``): the network's move policy over the
-        allowed moves as the prior, then the improved policy, sampled (or its argmax when greedy)."""
+        allowed moves as the prior, then the improved policy, sampled (or its argmax when greedy).
+        The move's time counts from ``started`` (on the search's clock)."""
         p = view.player
         allowed = sorted(plan.allowed if plan is not None else view.legal_moves)
         pieces = sorted({m.from_sq for m in allowed})
@@ -192,7 +194,7 @@ class NetworkAgent:
                  for m in allowed}
         total = sum(prior.values())
         prior = {m: q / total for m, q in prior.items()} if total > 0 else {m: 1 / len(allowed) for m in allowed}
-        result = self.search.run(view, prior, self._rng)
+        result = self.search.run(view, prior, self._rng, started)
         moves = list(result.policy)
         weights = np.array([result.policy[m] for m in moves])
         move = moves[int(weights.argmax())] if self.greedy else moves[int(self._rng.choice(len(moves), p=weights))]

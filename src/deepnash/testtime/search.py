@@ -16,7 +16,8 @@ followed DeepNash; our reading of it, per move:
 4. one regularised improvement step: ``pi'(a) ∝ exp((log pi(a) + alpha Q(a)) / (1 + alpha tau))``.
    Moves outside the candidates take the prior-weighted mean ``Q`` of the candidates.
 
-Rounds of K samples repeat while the time budget allows (the first always runs); the same samples
+Rounds of K samples repeat while the time budget allows (the first always runs, unless a game clock's
+budget, ``SearchConfig.clock``, cannot pay for it); the same samples
 serve every candidate, so their ``Q`` differences are measured on common ground.  The belief is a
 parameter (``Belief``): a learned model can replace the sampler.
 """
@@ -42,6 +43,7 @@ from ..infostate.determinize import load_determinization, sample_hidden
 from ..infostate.observe import move_rows
 from ..infostate.setup_stats import deployment_weights
 from ..infostate.view import PlayerView
+from .clock import GameClock, critical_move
 from .flag_guard import flag_danger, guarding_move, path_steps
 from .memory import MemoryHeuristic
 from .value_bounds import ValueFn
@@ -90,7 +92,12 @@ class SearchConfig:
             above 0, the attack of highest prior that may not lose (public information alone,
             ``fight_odds``) is always one of them, in place of the M-th: an attack on an unknown piece
             is progress, a piece thrown away to reset the no-attack count is not.
-        seconds: time budget per move; rounds stop once another would exceed it.
+        seconds: time budget per move; rounds stop once another would exceed it.  With ``clock``, unused.
+        clock: seconds for the player's whole game (a ``clock.GameClock``), 0 for none: each move's budget is
+            then what is left spread over the moves to come, three times as much for a critical move (a
+            battle among the candidates, a raid on the Flag), and the time every move takes, network and
+            search, is charged to it.  A move whose budget cannot pay for one more round plays the prior.
+        increment: seconds added to ``clock`` after each move (0: none; needs ``clock``).
         rounds: most rounds per move (0: as many as the time allows).
         alpha: step size of the improvement.
         tau: its regularisation temperature (towards the prior).
@@ -148,6 +155,8 @@ class SearchConfig:
     depth: int = 6
     candidates: int = 6
     seconds: float = 1.0
+    clock: float = 0.0
+    increment: float = 0.0
     rounds: int = 0
     alpha: float = 3.0
     tau: float = 0.0
@@ -179,6 +188,9 @@ class SearchConfig:
                 raise ValueError(f"search {name} must be in [0, 1], got {getattr(self, name)}")
         if not 0 <= self.rollout_threshold < 1:
             raise ValueError(f"search rollout_threshold must be in [0, 1), got {self.rollout_threshold}")
+        if not self.clock >= 0 or not self.increment >= 0 or (self.increment > 0 and not self.clock > 0):
+            raise ValueError(f"search clock and increment must be >= 0 seconds, an increment with a clock, got "
+                             f"{self.clock}, {self.increment}")
         if not self.seconds > 0 or not self.alpha >= 0 or not self.tau >= 0:
             raise ValueError(f"search needs seconds > 0, alpha >= 0 and tau >= 0, got "
                              f"{self.seconds}, {self.alpha}, {self.tau}")
@@ -251,6 +263,8 @@ class Search:
         self._memory = MemoryHeuristic()
         self._env: VectorEnv | None = None
         self._weights: np.ndarray | None = None
+        self._game_clock: GameClock | None = None
+        self._round_seconds = 0.0  # the last round's time: whether a clock's budget pays for another
 
     def reset(self, variant, player: int) -> None:
         """Start a new game as ``player``.
@@ -259,6 +273,9 @@ class Search:
             ValueError: ``piece_values=people`` on a variant people's games give no values for.
         """
         self._memory = MemoryHeuristic()
+        cfg = self.config
+        self._game_clock = GameClock(cfg.clock, cfg.increment) if cfg.clock > 0 else None
+        self._round_seconds = 0.0
         self._weights = None if self.config.belief == "public" else deployment_weights(variant, 1 - player)
         piece_values(self.config.piece_values, variant)  # a variant without the values fails here, not mid-game
 
@@ -283,13 +300,23 @@ class Search:
         out[on] = self._memory.ruled_out[board.piece[on]]
         return out
 
-    def run(self, view: PlayerView, prior: dict[Move, float], rng: np.random.Generator) -> SearchResult:
+    @property
+    def clock_left(self) -> float | None:
+        """Seconds left on the game clock (``SearchConfig.clock``), ``None`` without one."""
+        return None if self._game_clock is None else self._game_clock.left
+
+    def run(self, view: PlayerView, prior: dict[Move, float], rng: np.random.Generator,
+            started: float | None = None) -> SearchResult:
         """Search ``view``'s position (``view.player`` to move) from ``prior`` over its allowed moves.
+
+        Args:
+            started: when the move began, on ``clock`` (default: now): the time spent before, on the prior,
+                counts against the move's budget and the game clock.
 
         Raises:
             ValueError: ``prior`` is empty, has no positive entry, or names an illegal move.
         """
-        start = self.clock()
+        start = self.clock() if started is None else started
         cfg = self.config
         if not prior or max(prior.values()) <= 0:
             raise ValueError(f"ply {view.ply}: the search needs a prior with a move of positive probability")
@@ -297,13 +324,17 @@ class Search:
             raise ValueError(f"ply {view.ply}: the prior names illegal moves")
         ranked = sorted((m for m in prior if prior[m] > 0), key=lambda m: -prior[m])
         # a player that wants more than a draw weighs an attack; one that guards its Flag, the answer to a raid
+        raid = guarding_move(view) if cfg.guard > 0 or self._game_clock is not None else None
         forced = [m for m in (_hopeful_attack(view, ranked) if cfg.contempt > 0 else None,
-                              guarding_move(view) if cfg.guard > 0 else None) if m is not None and prior.get(m, 0) > 0]
+                              raid if cfg.guard > 0 else None) if m is not None and prior.get(m, 0) > 0]
         top = ranked[:cfg.candidates]
         cands = list(dict.fromkeys(top[:cfg.candidates - len(set(forced) - set(top))] + forced))
         total = np.zeros(len(cands))
         n = rounds = 0
-        if len(ranked) > 1:
+        budget = cfg.seconds
+        if self._game_clock is not None:
+            budget = self._game_clock.budget(view.variant, view.ply, critical_move(view, cands, raid))
+        if len(ranked) > 1 and (self._game_clock is None or self.clock() + self._round_seconds <= start + budget):
             draw = self._sampler(view)
             control = cfg.control_variate and cfg.leaf != "value"
             if control:  # the expected score of each candidate's own battle
@@ -319,11 +350,15 @@ class Search:
                 n += cfg.samples
                 rounds += 1
                 now = self.clock()
-                if (cfg.rounds and rounds >= cfg.rounds) or now + (now - t0) > start + cfg.seconds:
+                self._round_seconds = now - t0
+                if (cfg.rounds and rounds >= cfg.rounds) or now + self._round_seconds > start + budget:
                     break
         q = {m: float(total[i] / n) for i, m in enumerate(cands)} if n else {}
         policy = improve(prior, q, self.step_size(view), cfg.tau)
-        return SearchResult(dict(prior), q, policy, n, rounds, self.clock() - start)
+        spent = self.clock() - start
+        if self._game_clock is not None:
+            self._game_clock.charge(spent)
+        return SearchResult(dict(prior), q, policy, n, rounds, spent)
 
     def step_size(self, view: PlayerView) -> float:
         """The improvement's ``alpha`` at ``view``'s position: ``SearchConfig.alpha``, and with ``contempt``
