@@ -89,11 +89,11 @@ class MatchResult:
     def seconds(self) -> dict[str, float]:
         """Each agent's thinking time a game (``GameResult.seconds``), wall-clock seconds: ``a_mean``,
         ``a_max``, ``b_mean``, ``b_max`` (0 without games)."""
-        own = np.array([[g.seconds[a_side(i)], g.seconds[1 - a_side(i)]] for i, g in enumerate(self.games)]).reshape(-1, 2)
-        if not len(own):
+        if not self.games:
             return {"a_mean": 0.0, "a_max": 0.0, "b_mean": 0.0, "b_max": 0.0}
-        return {"a_mean": float(own[:, 0].mean()), "a_max": float(own[:, 0].max()),
-                "b_mean": float(own[:, 1].mean()), "b_max": float(own[:, 1].max())}
+        ab = np.array([[g.seconds[a_side(i)], g.seconds[1 - a_side(i)]] for i, g in enumerate(self.games)])
+        return {"a_mean": float(ab[:, 0].mean()), "a_max": float(ab[:, 0].max()),
+                "b_mean": float(ab[:, 1].mean()), "b_max": float(ab[:, 1].max())}
 
     def to_dict(self) -> dict:
         """The stable JSON row: ``a b games wins draws losses a_red_wins a_blue_wins`` plus extras."""

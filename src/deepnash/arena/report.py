@@ -10,7 +10,8 @@ from .match import TournamentResult
 
 def print_tournament(result: TournamentResult, console: Console | None = None) -> None:
     """Print one row per pair (from the first agent's view, 95% Wilson interval of its win rate),
-    how its games ended, each agent's thinking time a game, the reasons of forfeited games, and for three or more agents the rating table."""
+    how its games ended, each agent's thinking time a game, the reasons of forfeited games, and for three or
+    more agents the rating table."""
     console = console or Console()
     table = Table(title="Matches (from A's view)")
     for col in ("A", "B", "games", "wins", "draws", "losses", "win rate [95%]", "red/blue", "plies"):

@@ -55,7 +55,8 @@ class GameClock:
 
     def __post_init__(self) -> None:
         if not self.total > 0 or not self.increment >= 0:
-            raise ValueError(f"a game clock needs total > 0 and increment >= 0 seconds, got {self.total}, {self.increment}")
+            raise ValueError(f"a game clock needs total > 0 and increment >= 0 seconds, "
+                             f"got {self.total}, {self.increment}")
         self.left = float(self.total)
 
     def budget(self, variant: Variant, ply: int, critical: bool = False) -> float:

@@ -276,8 +276,8 @@ class Search:
         cfg = self.config
         self._game_clock = GameClock(cfg.clock, cfg.increment) if cfg.clock > 0 else None
         self._round_seconds = 0.0
-        self._weights = None if self.config.belief == "public" else deployment_weights(variant, 1 - player)
-        piece_values(self.config.piece_values, variant)  # a variant without the values fails here, not mid-game
+        self._weights = None if cfg.belief == "public" else deployment_weights(variant, 1 - player)
+        piece_values(cfg.piece_values, variant)  # a variant without the values fails here, not mid-game
 
     def sample(self, view: PlayerView, rng: np.random.Generator, n: int | None = None) -> np.ndarray:
         """``int8[100]``: one hidden state of the opponent (see ``Belief``); with ``n``, ``int8[n, 100]``."""
