@@ -283,3 +283,74 @@ print("clean")
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0 and out.stdout.strip() == "clean", out.stderr[-500:]
+
+
+def _fusable_layers():
+    from deepnash.nn.pyramid import (Conv2d, FlippedConvTranspose, StridedPointwise, StridedPointwiseTranspose,
+                                     SubPixelConvTranspose)
+
+    return {"conv-3": (lambda: Conv2d(8, 6, 3, padding=1), 10), "conv-3-stride-2": (lambda: Conv2d(8, 6, 3, 2, 1), 10),
+            "conv-1": (lambda: Conv2d(8, 6, 1), 10), "strided-pointwise": (lambda: StridedPointwise(8, 6, 2), 10),
+            "strided-pointwise-transpose": (lambda: StridedPointwiseTranspose(8, 6, 2), 5),
+            "flipped": (lambda: FlippedConvTranspose(8, 6, 3, padding=1), 10),
+            "sub-pixel": (lambda: SubPixelConvTranspose(8, 6, 2), 5)}
+
+
+@pytest.mark.parametrize("name", list(_fusable_layers()))
+def test_fused_layers_compute_the_convolution_the_sum_and_the_relu(name):
+    """``fused(x, relu, add)`` is ``relu(layer(x) + add)``: on oneDNN's packed bfloat16 path (inference,
+    batches on either side of ``SUBPIXEL_MIN_ROWS``) up to bfloat16 rounding, elsewhere exactly; the
+    packed kernel follows in-place updates and loaded weights, and a deep copy starts without it."""
+    import copy
+
+    from deepnash.nn.pyramid import FUSABLE, SUBPIXEL_MIN_ROWS
+
+    make, size = _fusable_layers()[name]
+    torch.manual_seed(0)
+    layer = make()
+    for n in (SUBPIXEL_MIN_ROWS - 3, 2 * SUBPIXEL_MIN_ROWS):
+        x = torch.randn(n, 8, size, size).to(memory_format=torch.channels_last)
+        add = torch.randn_like(layer(x))
+        for relu in (False, True):
+            for extra in (None, add):
+                want = layer(x) if extra is None else layer(x) + extra
+                want = torch.relu(want) if relu else want
+                torch.testing.assert_close(layer.fused(x, relu=relu, add=extra), want)  # float32: apart
+                if not FUSABLE:
+                    continue
+                low, negated = copy.deepcopy(layer).to(torch.bfloat16), copy.deepcopy(layer)
+                with torch.no_grad():
+                    negated.weight.mul_(-1.0)
+                    want_negated = torch.relu(negated(x)) if relu else negated(x)
+                with torch.inference_mode():
+                    got = low.fused(x.to(torch.bfloat16), relu=relu, add=None if extra is None else extra.to(torch.bfloat16))
+                    assert got.dtype == torch.bfloat16 and got.shape == want.shape
+                    torch.testing.assert_close(got.float(), want, atol=0.05, rtol=0.02)
+                    with torch.no_grad():
+                        low.weight.mul_(-1.0)  # an in-place update: the packed kernel is packed again
+                    flipped = low.fused(x.to(torch.bfloat16), relu=relu)
+                    torch.testing.assert_close(flipped.float(), want_negated, atol=0.05, rtol=0.02)
+                with torch.no_grad():
+                    twin = copy.deepcopy(low)  # without the packed kernel, which belongs to ``low``'s weight
+                with torch.inference_mode():
+                    torch.testing.assert_close(twin.fused(x.to(torch.bfloat16), relu=relu), flipped)
+
+
+def test_a_bfloat16_network_in_inference_mode_computes_what_it_computes_with_autograd():
+    """The rollouts' network (bfloat16, inference mode: oneDNN's fused path) gives the logits and values of
+    the same network run layer by layer, up to bfloat16 rounding; a copy made after use runs too."""
+    import copy
+
+    net = DeepNashNet(get_preset("small")).to(torch.bfloat16)
+    obs = make_obs([1, 2] * 8, seed=3)
+    with torch.enable_grad():
+        want_logits, want_value = (t.detach().float() for t in net(obs))
+    with torch.inference_mode():
+        logits, value = (t.float() for t in net(obs))
+    with torch.no_grad():  # not in inference mode: the copy's kept kernels read its weights' versions
+        twin = copy.deepcopy(net)
+    with torch.inference_mode():
+        twin_logits = twin.logits(obs).float()
+    torch.testing.assert_close(logits, want_logits, atol=0.03, rtol=0.03)
+    torch.testing.assert_close(value, want_value, atol=0.03, rtol=0.03)
+    torch.testing.assert_close(twin_logits, logits)

@@ -14,7 +14,7 @@ from torch.nn import functional as F
 from ..env.planes import NUM_PLANES, P_LENGTH, P_NO_ATTACK, P_PHASE, P_PRIVATE, P_PUB_OPP, P_PUB_OWN, P_SELECTED, P_STEP
 from ..game.pieces import FLAG
 from .config import NetConfig
-from .pyramid import Pyramid
+from .pyramid import Conv2d, Pyramid
 
 #: Own one-hot type planes of Spy..Marshal (types 1..10: the movable types, all but Flag and Bomb).
 OWN_MOVABLE = slice(P_PRIVATE + 1, P_PRIVATE + 11)
@@ -87,10 +87,10 @@ class _Head(nn.Module):
     def __init__(self, c_in: int, channels: int, outer: int):
         super().__init__()
         self.pyramid = Pyramid(c_in, channels, channels, outer, 0)
-        self.out = nn.Conv2d(channels, 1, 3, padding=1)
+        self.out = Conv2d(channels, 1, 3, padding=1)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.out(self.pyramid(x)).flatten(1)  # [N, 100]
+        return self.out.fused(self.pyramid(x)).flatten(1)  # [N, 100]
 
 
 class DeepNashNet(nn.Module):
