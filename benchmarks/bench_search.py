@@ -51,9 +51,9 @@ def run(preset: str, views: list[PlayerView], config: SearchConfig) -> dict:
     rows = [0]
 
     def counted(fn):  # every network row the search asks for, policy heads or value head
-        def call(obs):
+        def call(obs, *follows):
             rows[0] += len(obs)
-            return fn(obs)
+            return fn(obs, *follows)
         return call
 
     search = agent.search  # its rollouts run the agent's rollout network (``precision``)

@@ -114,7 +114,7 @@ class _ZeroTorso(nn.Module):
         super().__init__()
         self.channels = channels
 
-    def forward(self, x):
+    def forward(self, x, stem=None):
         return x.new_zeros(x.shape[0], self.channels, 10, 10)
 
 

@@ -81,7 +81,7 @@ def test_the_guarding_move_brings_the_defender_that_is_in_time():
     assert guarding_move(PlayerView.of(Game("classic", seed=3), 0)) is None
 
 
-def _uniform(obs: np.ndarray) -> np.ndarray:
+def _uniform(obs: np.ndarray, follows: np.ndarray | None = None) -> np.ndarray:
     return np.zeros((len(obs), 100), dtype=np.float32)
 
 

@@ -16,6 +16,7 @@ from deepnash.agents import PlayerView
 from deepnash.agents.network_agent import NetworkAgent
 from deepnash.arena import referee_game
 from deepnash.env.actions import square_to_action
+from deepnash.env.planes import P_SELECTED, P_STEP
 from deepnash.env.vector import VectorEnv
 from deepnash.game import BARRAGE, CLASSIC, Game, Move, Variant
 from deepnash.game import kernels as K
@@ -51,7 +52,7 @@ def random_position(variant, seed: int, plies: int) -> tuple[Game, tuple]:
     return game, tuple(history)
 
 
-def uniform_logits(obs: np.ndarray) -> np.ndarray:
+def uniform_logits(obs: np.ndarray, follows: np.ndarray | None = None) -> np.ndarray:
     """Equal logits everywhere: a policy with no opinion."""
     return np.zeros((len(obs), 100), np.float32)
 
@@ -633,6 +634,58 @@ def test_a_rollout_with_one_legal_action_takes_it_without_the_network(monkeypatc
     search.reset(CLASSIC, view.player)
     search.run(view, {m: 1 / len(view.legal_moves) for m in view.legal_moves}, np.random.default_rng(0))
     assert asked and all((n > 1).all() for n in asked) and sum(forced) > 0
+
+
+def test_a_displace_step_names_the_select_step_it_follows():
+    """Every rollout call at the displace step that passes ``follows`` names, for each of its games, that
+    game's row in the call before, its select step: the two observations differ in the step and selected-piece
+    planes alone."""
+    calls = []
+
+    def recording(obs, follows=None):
+        calls.append((obs.copy(), follows))
+        return uniform_logits(obs)
+
+    game, history = random_position(CLASSIC, 4, 30)
+    view = PlayerView.of(game, game.turn, history)
+    search = Search(recording, zero_values, SearchConfig(samples=4, depth=4, rounds=2))
+    search.reset(CLASSIC, view.player)
+    search.run(view, {m: 1 / len(view.legal_moves) for m in view.legal_moves}, np.random.default_rng(0))
+    followed = 0
+    for (before, _), (obs, follows) in zip(calls, calls[1:]):
+        if follows is None:
+            continue
+        assert obs[:, P_STEP].all() and not before[:, P_STEP].any()
+        same = np.ones(obs.shape[1], bool)
+        same[[P_STEP, P_SELECTED]] = False
+        assert np.array_equal(obs[:, same], before[follows][:, same])
+        followed += 1
+    assert followed > 0
+
+
+def test_a_network_agent_s_displace_step_from_its_select_step_is_the_displace_step_from_scratch():
+    """``NetworkAgent`` starts a displace-step batch's torso from its select step's first convolution
+    (``DeepNashNet.displaced_stem``): the same logits as from the observations alone, in float32 to rounding,
+    and in bfloat16 to its precision."""
+    torch.manual_seed(0)
+    net = DeepNashNet(get_preset("small")).eval()
+    env = VectorEnv(12, CLASSIC, setups="random", auto_reset=False)
+    env.reset(seed=5)
+    rng = np.random.default_rng(1)
+    for _ in range(2 * 15):  # a few moves into the game, at a select step
+        env.step(np.array([rng.choice(np.flatnonzero(m)) for m in env.mask]))
+    select = env.obs.copy()
+    env.step(np.array([rng.choice(np.flatnonzero(m)) for m in env.mask]))
+    order = np.array([3, 0, 7, 7, 11])  # any rows of the select batch, in any order
+    displace = env.obs[order]
+    for precision, tol in (("float32", 1e-4), ("bfloat16", 0.1)):
+        agent = NetworkAgent(net, search=SearchConfig(precision=precision))
+        scratch = agent._logits(displace)
+        agent._logits(select)
+        reused = agent._logits(displace, order)
+        assert np.abs(reused - scratch).max() < tol * max(1.0, np.abs(scratch).max())
+        agent._logits(displace)  # no select batch kept after a displace one: ``follows`` is ignored
+        assert np.array_equal(agent._logits(displace, order), scratch)
 
 
 def test_the_rollouts_run_in_the_precision_asked_for():

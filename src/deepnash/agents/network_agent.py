@@ -22,6 +22,7 @@ import numpy as np
 import torch
 
 from ..env.actions import action_to_square, deploy_order, square_to_action
+from ..env.planes import P_STEP
 from ..game import Move, Outcome, Variant, get_variant
 from ..game import kernels as K
 from ..game.codes import code_of
@@ -78,6 +79,7 @@ class NetworkAgent:
         self._gen = torch.Generator().manual_seed(0)
         self.search = None if search is None else Search(self._logits, self._leaf_values, search, belief=belief)
         self._rollout_net = self.net if search is None else rollout_network(self.net, search.precision)
+        self._select_stem: torch.Tensor | None = None  # the last select-step rollout batch's (``_logits``)
         self._rng = np.random.default_rng(0)
         self._variant: Variant | None = None
         self._player = 0
@@ -103,10 +105,23 @@ class NetworkAgent:
         return _value_rows(self._rollout_net, obs)
 
     @torch.inference_mode()
-    def _logits(self, obs: np.ndarray) -> np.ndarray:
+    def _logits(self, obs: np.ndarray, follows: np.ndarray | None = None) -> np.ndarray:
         """``float32[N, 100]``: the policy heads on ``obs: float32[N, 82, 10, 10]`` (the search's rollouts, in
-        the number format of its ``precision``)."""
-        return self._rollout_net.logits(_padded(obs)).float().numpy()[:len(obs)]
+        the number format of its ``precision``; ``testtime.search.LogitsFn``).
+
+        A batch at the select step keeps its torso's first convolution; a batch at the displace step whose
+        ``follows: int64[N]`` gives, for each row, its row in that select batch starts from it
+        (``DeepNashNet.displaced_stem``)."""
+        net, x = self._rollout_net, _padded(obs)
+        select = not obs[:, P_STEP].any()
+        if follows is not None and self._select_stem is not None and not select:
+            rows = np.zeros(len(x), dtype=np.int64)
+            rows[:len(obs)] = follows
+            stem = net.displaced_stem(self._select_stem[torch.from_numpy(rows)], x)
+        else:
+            stem = net.stem(x)
+        self._select_stem = stem if select else None
+        return net.logits(x, stem=stem).float().numpy()[:len(obs)]
 
     @torch.inference_mode()
     def _choose(self, obs: np.ndarray, mask: np.ndarray, step: str = "deploy", view: PlayerView | None = None,

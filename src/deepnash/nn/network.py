@@ -154,14 +154,37 @@ class DeepNashNet(nn.Module):
         parts = self._embed(obs)
         return self._logits(*parts), self._value(*parts)
 
-    def logits(self, obs: torch.Tensor) -> torch.Tensor:
+    def logits(self, obs: torch.Tensor, stem: torch.Tensor | None = None) -> torch.Tensor:
         """``float32[N, 100]``: the policy heads alone, the same numbers as ``forward(obs)[0]`` without
         the value head's work (for an agent that needs no value; at batch size 1 a fifth of the cost).
+
+        Args:
+            obs: ``float[N, 82, 10, 10]`` observations.
+            stem: ``stem(obs)`` where the caller has it (``displaced_stem``), saving the torso's first
+                convolution; ``None``: computed here.
 
         Raises:
             ValueError: if ``obs`` is not ``[N, 82, 10, 10]``.
         """
-        return self._logits(*self._embed(obs))
+        return self._logits(*self._embed(obs, stem))
+
+    def stem(self, obs: torch.Tensor) -> torch.Tensor:
+        """The torso's first convolution on ``obs`` (``[N, 82, 10, 10]``), before its ReLU: ``[N, C, 10, 10]``
+        in the weights' dtype, channels-last, for ``logits(obs, stem=...)`` and ``displaced_stem``."""
+        return self.torso.stem.fused(self._input(obs))
+
+    def displaced_stem(self, select_stem: torch.Tensor, obs: torch.Tensor) -> torch.Tensor:
+        """``stem(obs)`` for displace-step observations ``obs`` (``[N, 82, 10, 10]``), from ``select_stem``, the
+        stem of the select-step observations they follow (``[N, C, 10, 10]``, row for row).
+
+        The two steps of a move differ in the step and selected-piece planes alone (``docs/observation.md``),
+        and the convolution is linear: the displace step's stem is the select step's plus the convolution of
+        those two planes, about 2/82 of the work.  A rollout's displace step reuses its select step's
+        convolution this way (``testtime.search``).
+        """
+        x = self._input(obs)[:, P_STEP:P_SELECTED + 1]
+        weight = self.torso.stem.weight[:, P_STEP:P_SELECTED + 1]
+        return select_stem + F.conv2d(x, weight, padding=self.torso.stem.padding)
 
     def value(self, obs: torch.Tensor) -> torch.Tensor:
         """``float32[N]``: the value head alone, the same numbers as ``forward(obs)[1]`` without the
@@ -210,14 +233,18 @@ class DeepNashNet(nn.Module):
         if self.config.version >= 3:
             self.value_out.weight[:, :NUM_ACTIONS] = 0.0
 
-    def _embed(self, obs: torch.Tensor):
-        """The torso's work, which every head reads: ``(obs, embedding, phase, no-attack plane, selected
-        one-hot [N, 10, 10, 10], 0 on rows not at the displace step)``."""
+    def _input(self, obs: torch.Tensor) -> torch.Tensor:
+        """``obs`` checked, in the weights' dtype and channels-last (oneDNN's convolutions run about twice
+        as fast on narrow layers with channels-last activations)."""
         if obs.dim() != 4 or tuple(obs.shape[1:]) != (NUM_PLANES, 10, 10):
             raise ValueError(f"DeepNashNet expects observations [N, 82, 10, 10], got {list(obs.shape)}")
-        # channels-last activations: oneDNN's convolutions run about twice as fast on narrow layers
-        obs = obs.to(self.value_out.weight.dtype, memory_format=torch.channels_last)
-        emb = self.torso(obs)
+        return obs.to(self.value_out.weight.dtype, memory_format=torch.channels_last)
+
+    def _embed(self, obs: torch.Tensor, stem: torch.Tensor | None = None):
+        """The torso's work, which every head reads: ``(obs, embedding, phase, no-attack plane, selected
+        one-hot [N, 10, 10, 10], 0 on rows not at the displace step)``; ``stem``: ``self.stem(obs)``, if known."""
+        obs = self._input(obs)
+        emb = self.torso(obs, stem)
         phase = phases(obs)
         no_attack = obs[:, P_NO_ATTACK:P_NO_ATTACK + 1]
         if bool((phase == DISPLACE).any()):
@@ -228,19 +255,25 @@ class DeepNashNet(nn.Module):
         return obs, emb, phase, no_attack, selected
 
     def _logits(self, obs, emb, phase, no_attack, selected) -> torch.Tensor:
-        """Each row's logits from the head of its phase."""
+        """Each row's logits from the head of its phase (a batch of one phase, as the rollouts send, in one
+        call on the whole batch)."""
         logits = obs.new_zeros(obs.shape[0], NUM_ACTIONS)
         for code, head, extra in (
-            (DEPLOY, self.deploy_head, None),
-            (SELECT, self.select_head, no_attack),
-            (DISPLACE, self.displace_head, torch.cat([no_attack, selected], dim=1)),
+            (DEPLOY, self.deploy_head, ()),
+            (SELECT, self.select_head, (no_attack,)),
+            (DISPLACE, self.displace_head, (no_attack, selected)),
         ):
-            rows = (phase == code).nonzero().squeeze(1)
-            if rows.numel() == 0:
+            on = phase == code
+            if not bool(on.any()):
                 continue
-            x = emb[rows] if extra is None else torch.cat([emb[rows], extra[rows]], dim=1)
+            rows = None if bool(on.all()) else on.nonzero().squeeze(1)
+            parts = [t if rows is None else t[rows] for t in (emb, *extra)]
+            x = torch.cat(parts, dim=1).contiguous(memory_format=torch.channels_last) if extra else parts[0]
             out = head(x)
-            logits = logits.index_copy(0, rows, F.relu(out) if self.config.relu_logits else out)
+            out = F.relu(out) if self.config.relu_logits else out
+            if rows is None:
+                return out
+            logits = logits.index_copy(0, rows, out)
         return logits
 
     def _value_out(self, obs, emb, phase, no_attack, selected) -> torch.Tensor:

@@ -296,8 +296,9 @@ class Pyramid(nn.Module):
         self.down = nn.ModuleList(ConvResBlock(a, b, s) for a, b, s in shapes)
         self.up = nn.ModuleList(DeconvResBlock(b, a, a, s) for a, b, s in reversed(shapes))
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        h = self.stem.fused(x, relu=True)
+    def forward(self, x: torch.Tensor, stem: torch.Tensor | None = None) -> torch.Tensor:
+        """``x``'s features; ``stem``: ``self.stem(x)`` (before its ReLU) where the caller has it."""
+        h = self.stem.fused(x, relu=True) if stem is None else F.relu(stem)
         skips = []
         for block in self.down:
             skips.append(h)

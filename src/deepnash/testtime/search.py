@@ -48,8 +48,11 @@ from .flag_guard import flag_danger, guarding_move, path_steps
 from .memory import MemoryHeuristic
 from .value_bounds import ValueFn
 
-#: ``obs float32[N, 82, 10, 10] -> logits float32[N, 100]``: the network's policy heads (the rollouts).
-LogitsFn = Callable[[np.ndarray], np.ndarray]
+#: ``(obs float32[N, 82, 10, 10], follows) -> logits float32[N, 100]``: the network's policy heads (the
+#: rollouts).  ``follows``, ``None`` or ``int64[N]``: at the displace step of a move, each row's row in the
+#: previous call, its select step (the two observations differ in the step and selected-piece planes
+#: alone), for a network that reuses work between them (``NetworkAgent``); others may ignore it.
+LogitsFn = Callable[[np.ndarray, "np.ndarray | None"], np.ndarray]
 
 #: A sampler of hidden states: ``(rng, n) -> int8[n, 100]``, ``n`` draws of a type for every opponent piece
 #: (``sample_hidden``'s contract).
@@ -265,6 +268,7 @@ class Search:
         self._weights: np.ndarray | None = None
         self._game_clock: GameClock | None = None
         self._round_seconds = 0.0  # the last round's time: whether a clock's budget pays for another
+        self._asked: np.ndarray | None = None  # the rows of the last select-step rollout call (``follows``)
 
     def reset(self, variant, player: int) -> None:
         """Start a new game as ``player``.
@@ -375,7 +379,7 @@ class Search:
         """The summed leaf values of each candidate over the determinisations ``hidden: int8[K, 100]``."""
         cfg, me = self.config, view.player
         k, m = len(hidden), len(cands)
-        env = self._batch(view, k * m)
+        env, self._asked = self._batch(view, k * m), None
         rows = move_rows(view.history)
         for s in range(k):
             load_determinization(view, hidden[s], env.state, s * m)
@@ -425,8 +429,16 @@ class Search:
         mask = env.mask
         actions = mask.argmax(axis=1)
         ask = live & (mask.sum(axis=1) > 1)
-        if ask.any():
-            actions[ask] = _sample(self.logits_fn(env.obs[ask]), mask[ask], rng, self.config.rollout_threshold)
+        rows, asked, self._asked = np.flatnonzero(ask), self._asked, None
+        if len(rows):
+            select = env.substep[rows[0]] == 0  # the games step together: every row is at the same step
+            follows = None
+            if not select and asked is not None and np.isin(rows, asked).all():
+                follows = np.searchsorted(asked, rows)  # each game's select step, in the last call
+            every = len(rows) == len(ask)  # no copy of the observations when every game asks
+            logits = self.logits_fn(env.obs if every else env.obs[ask], follows)
+            actions[ask] = _sample(logits, mask if every else mask[ask], rng, self.config.rollout_threshold)
+            self._asked = rows if select else None
         return actions
 
     @staticmethod
