@@ -40,9 +40,9 @@ class _KeptKernel:
 
     ``fused`` is the layer's call followed by ``+ add`` and a ReLU, as one oneDNN convolution with
     the weight packed once in oneDNN's own layout where ``fused_path`` holds, and as separate
-    operations elsewhere.  In bfloat16 on one thread the packed, fused kernels run the ``small``
-    preset's rollout calls about 10% faster than a convolution, an addition and a ReLU apart
-    (``benchmarks/bench_search.py``).
+    operations elsewhere.  In bfloat16 on one thread the packed, fused kernels make a search round of
+    the ``small`` preset 4-7% cheaper than a convolution, an addition and a ReLU apart
+    (``benchmarks/bench_search.py``; ``docs/test-time.md``, "Cost").
     """
 
     def _kept(self, weight: torch.Tensor, derive, tag: str = "kernel") -> tuple[torch.Tensor, torch.Tensor]:
