@@ -21,7 +21,7 @@ from deepnash.env.vector import VectorEnv
 from deepnash.game import BARRAGE, CLASSIC, Game, Move, Variant
 from deepnash.game import kernels as K
 from deepnash.game.codes import code_of
-from deepnash.game.pieces import BOMB, FLAG, GENERAL, MARSHAL, SCOUT
+from deepnash.game.pieces import BOMB, FLAG, GENERAL, MARSHAL, MINER, SCOUT
 from deepnash.infostate.beliefs import FIGHT, IMMOVABLE, PEOPLE_PIECE_VALUE, PIECE_VALUE, hidden_counts
 from deepnash.infostate.determinize import load_determinization, sample_hidden
 from deepnash.infostate.observe import move_rows, observe_view
@@ -543,6 +543,38 @@ def test_contempt_never_brings_in_an_attack_that_loses_for_certain():
         search.reset(army, 0)
         q = search.run(view, {m: p / total for m, p in prior.items()}, np.random.default_rng(0)).q
         assert (attack in q) != marshal_known  # known: a certain loss; hidden: it may be the Scout (a tie)
+
+
+def test_the_attack_by_odds_sends_the_miner_where_the_prior_sends_the_marshal():
+    """``attack=odds``: of the attacks that may not lose, contempt adds the one whose battle scores best on
+    the public odds.  Blue's six pieces are unmoved and hidden, two of them Bombs: the Marshal's attack on e8
+    scores about -0.02 on average (a Bomb costs it), the Miner's on a8 about +0.29 (a Bomb is its gain),
+    so the Miner goes, though the prior puts the Marshal first; ``attack=prior`` keeps the Marshal."""
+    from deepnash.testtime.search import hopeful_attack, piece_values
+
+    army = Variant("duel", piece_counts=tuple({FLAG: 1, BOMB: 2, SCOUT: 1, MINER: 1, MARSHAL: 1}.get(t, 0)
+                                              for t in range(12)))
+    game = Game.from_diagram("""
+        10 .. b3 bM .. .. .. .. .. bB bF
+         9 .. .. .. .. .. .. .. .. .. ..
+         8 b2 .. .. .. bB .. .. .. .. ..
+         7 r3 .. .. .. rM .. .. .. .. ..
+         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         4 .. .. .. .. .. .. .. .. .. ..
+         3 .. .. .. .. .. .. .. .. .. ..
+         2 .. .. .. .. .. .. .. .. .. ..
+         1 rF rB rB .. .. .. .. .. .. r2
+           a  b  c  d  e  f  g  h  i  j
+        """, army)
+    view = PlayerView.of(game, 0)
+    marshal, miner = Move.parse("e7-e8"), Move.parse("a7-a8")
+    ranked = [marshal, Move.parse("e7-f7"), miner]
+    assert hopeful_attack(view, ranked) == marshal
+    assert hopeful_attack(view, ranked, piece_values("thesis", army)) == miner
+    assert hopeful_attack(view, [Move.parse("e7-f7")], piece_values("thesis", army)) is None
+    with pytest.raises(ValueError, match="attack"):
+        SearchConfig(attack="boldest")
 
 
 @pytest.mark.parametrize("variant", [BARRAGE, CLASSIC])

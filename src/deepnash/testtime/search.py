@@ -37,7 +37,7 @@ from ..game import Move, Variant
 from ..game import kernels as K
 from ..game.codes import EMPTY, owners, types
 from ..game.pieces import FLAG
-from ..infostate.beliefs import (FIGHT, IMMOVABLE, PEOPLE_PIECE_VALUE, PIECE_VALUE, fight, fight_odds, hidden_counts,
+from ..infostate.beliefs import (FIGHT, IMMOVABLE, PEOPLE_PIECE_VALUE, PIECE_VALUE, fight_odds, hidden_counts,
                                  type_distributions)
 from ..infostate.determinize import load_determinization, sample_hidden
 from ..infostate.observe import move_rows
@@ -81,6 +81,9 @@ MAX_STEP_GAIN = 100.0
 
 #: The tables of what each piece is worth to the material leaves (``SearchConfig.piece_values``).
 PIECE_VALUES = ("thesis", "people")
+
+#: How contempt picks the attack it always adds to the candidates (``SearchConfig.attack``).
+ATTACKS = ("prior", "odds")
 
 
 @dataclass(frozen=True)
@@ -132,6 +135,10 @@ class SearchConfig:
             candidate move (an opponent piece racing a defender to the Flag; 1 when the race is lost), and
             the candidates always hold the ``guarding_move`` of the most pressing raid on public
             information, in place of the lowest-ranked one.  0: raids are left to the rollouts.
+        attack: which attack ``contempt`` adds to the candidates, among those that may not lose on public
+            information: ``prior``, the one of highest prior; ``odds``, the one whose own battle scores best
+            on average over the public type odds, as ``battle_scores`` scores it (a Miner or a Scout before
+            the Marshal against an unmoved piece that may be a Bomb), ties to the higher prior.
         rollout_threshold: the rollout policies drop actions below this probability and renormalise, as
             the test-time layer's thresholding does for the agent's own play (0: the raw policy).
         belief: where the samples come from: ``heuristic``, the public information tilted by human
@@ -170,6 +177,7 @@ class SearchConfig:
     precision: str = "auto"
     contempt: float = 0.0
     guard: float = 0.0
+    attack: str = "prior"
     control_variate: bool = True
 
     def __post_init__(self) -> None:
@@ -182,6 +190,8 @@ class SearchConfig:
             raise ValueError(f"search leaf {self.leaf!r}: choose one of {', '.join(LEAVES)}")
         if self.piece_values not in PIECE_VALUES:
             raise ValueError(f"search piece_values {self.piece_values!r}: choose one of {', '.join(PIECE_VALUES)}")
+        if self.attack not in ATTACKS:
+            raise ValueError(f"search attack {self.attack!r}: choose one of {', '.join(ATTACKS)}")
         if self.precision not in PRECISIONS:
             raise ValueError(f"search precision {self.precision!r}: choose one of {', '.join(PRECISIONS)}")
         if not self.belief:
@@ -329,7 +339,9 @@ class Search:
         ranked = sorted((m for m in prior if prior[m] > 0), key=lambda m: -prior[m])
         # a player that wants more than a draw weighs an attack; one that guards its Flag, the answer to a raid
         raid = guarding_move(view) if cfg.guard > 0 or self._game_clock is not None else None
-        forced = [m for m in (_hopeful_attack(view, ranked) if cfg.contempt > 0 else None,
+        hopeful = hopeful_attack(view, ranked, piece_values(cfg.piece_values, view.variant) if cfg.attack == "odds"
+                                 else None) if cfg.contempt > 0 else None
+        forced = [m for m in (hopeful,
                               raid if cfg.guard > 0 else None) if m is not None and prior.get(m, 0) > 0]
         top = ranked[:cfg.candidates]
         cands = list(dict.fromkeys(top[:cfg.candidates - len(set(forced) - set(top))] + forced))
@@ -483,22 +495,32 @@ def public_lead(view: PlayerView, worth: np.ndarray) -> float:
                  - hidden_counts(view) @ worth)
 
 
-def _hopeful_attack(view: PlayerView, ranked: list[Move]) -> Move | None:
-    """The first attack in ``ranked`` that may not lose on public information alone (``fight`` against a
-    revealed piece, ``fight_odds`` with ``type_distributions`` against a hidden one), or ``None``."""
-    dist = None
+def hopeful_attack(view: PlayerView, ranked: list[Move], worth: np.ndarray | None = None) -> Move | None:
+    """An attack in ``ranked`` that may not lose on public information alone (``fight`` against a revealed
+    piece, ``fight_odds`` with ``type_distributions`` against a hidden one), or ``None``: the first such
+    (``SearchConfig.attack=prior``), or with ``worth: float[12]`` the one whose battle scores best on
+    average over the type odds, 1 for the Flag and ``tanh`` of the material change otherwise, as
+    ``battle_scores`` scores it (``attack=odds``); ties go to the earlier in ``ranked``."""
+    dist, best, best_score = None, None, -np.inf
     for m in ranked:
         if view.owner[m.to_sq] != 1 - view.player:
             continue
         attacker = int(view.types[m.from_sq])
         if view.revealed[m.to_sq]:
-            if fight(attacker, int(view.types[m.to_sq])) >= 0:
-                return m
+            odds = np.eye(len(FIGHT))[int(view.types[m.to_sq])]
+        else:
+            dist = type_distributions(view) if dist is None else dist
+            odds = dist[m.to_sq]
+        if fight_odds(attacker, odds)[2] >= 1.0:
             continue
-        dist = type_distributions(view) if dist is None else dist
-        if fight_odds(attacker, dist[m.to_sq])[2] < 1.0:
+        if worth is None:
             return m
-    return None
+        result = FIGHT[attacker]
+        change = np.where(result >= 0, worth, 0.0) - np.where(result <= 0, worth[attacker], 0.0)
+        score = float(odds @ np.where(np.arange(len(worth)) == FLAG, 1.0, np.tanh(change)))
+        if score > best_score:
+            best, best_score = m, score
+    return best
 
 
 def piece_values(table: str, variant: Variant) -> np.ndarray:
