@@ -58,14 +58,20 @@ class _KeptKernel:
     def fused(self, x: torch.Tensor, relu: bool = False, add: torch.Tensor | None = None) -> torch.Tensor:
         """``relu(self(x) + add)``, the ReLU only with ``relu`` and the sum only with ``add`` (of the
         output's shape); the same numbers as the three operations apart, up to rounding."""
-        if not fused_path(x):
-            y = self(x) if add is None else self(x) + add
-            return F.relu(y) if relu else y
-        return self._fused(x, relu, add)
+        return self._fused(x, relu, add) if fused_path(x) else self._apart(x, relu, add)
+
+    def _apart(self, x: torch.Tensor, relu: bool, add: torch.Tensor | None) -> torch.Tensor:
+        """``fused`` as the layer's call, the sum and the ReLU one after the other."""
+        y = self(x) if add is None else self(x) + add
+        return F.relu(y) if relu else y
+
+    def _as_is(self) -> tuple[torch.Tensor, torch.Tensor]:
+        """The layer's own weight and bias, the kernel of an ordinary convolution."""
+        return self.weight, self.bias
 
     def _fused(self, x: torch.Tensor, relu: bool, add: torch.Tensor | None) -> torch.Tensor:
         """``fused`` on oneDNN's path; a layer that computes its convolution otherwise overrides it."""
-        return self._packed(x, self.weight, lambda: (self.weight, self.bias), self.padding, self.stride, relu, add)
+        return self._packed(x, self.weight, self._as_is, self.padding, self.stride, relu, add)
 
     def _packed(self, x: torch.Tensor, weight: torch.Tensor, derive, padding, stride, relu: bool,
                 add: torch.Tensor | None) -> torch.Tensor:
@@ -111,7 +117,7 @@ class StridedPointwise(_KeptKernel, nn.Conv2d):
 
     def _fused(self, x: torch.Tensor, relu: bool, add: torch.Tensor | None) -> torch.Tensor:
         s = self.stride[0]
-        return self._packed(x[:, :, ::s, ::s], self.weight, lambda: (self.weight, self.bias), (0, 0), (1, 1), relu, add)
+        return self._packed(x[:, :, ::s, ::s], self.weight, self._as_is, (0, 0), (1, 1), relu, add)
 
 
 class StridedPointwiseTranspose(_KeptKernel, nn.ConvTranspose2d):
@@ -135,8 +141,7 @@ class StridedPointwiseTranspose(_KeptKernel, nn.ConvTranspose2d):
         return out
 
     def _fused(self, x: torch.Tensor, relu: bool, add: torch.Tensor | None) -> torch.Tensor:
-        y = self(x) if add is None else self(x) + add  # a 5×5 input: little to gain from packing
-        return F.relu(y) if relu else y
+        return self._apart(x, relu, add)  # a 5×5 input: little to gain from packing
 
 
 #: Batches smaller than this take oneDNN's own strided transposed kernel, faster there.
@@ -209,8 +214,7 @@ class SubPixelConvTranspose(_KeptKernel, nn.ConvTranspose2d):
 
     def _fused(self, x: torch.Tensor, relu: bool, add: torch.Tensor | None) -> torch.Tensor:
         if x.shape[0] < SUBPIXEL_MIN_ROWS or add is not None:  # the sum comes after the shuffle
-            y = self(x) if add is None else self(x) + add
-            return F.relu(y) if relu else y
+            return self._apart(x, relu, add)
         # the ReLU commutes with the shuffle, so it is fused into the convolution
         y = self._packed(F.pad(x, (0, 1, 0, 1)), self.weight, self._derive, (0, 0), (1, 1), relu, None)
         return F.pixel_shuffle(y, self.stride[0])

@@ -480,11 +480,18 @@ def battle_scores(view: PlayerView, cands: list[Move], hidden: np.ndarray, worth
     secret = (view.owner == 1 - view.player) & ~view.revealed
     for c, move in enumerate(cands):
         if secret[move.to_sq]:
-            a, d = int(view.types[move.from_sq]), hidden[:, move.to_sq].astype(np.int64)
-            result = FIGHT[a, d]
-            change = np.where(result >= 0, worth[d], 0.0) - np.where(result <= 0, worth[a], 0.0)
-            out[:, c] = np.where(d == FLAG, 1.0, np.tanh(base + change))
+            score = battle_score(int(view.types[move.from_sq]), worth, base)
+            out[:, c] = score[hidden[:, move.to_sq].astype(np.int64)]
     return out
+
+
+def battle_score(attacker: int, worth: np.ndarray, base: float = 0.0) -> np.ndarray:
+    """``float64[12]``: what ``attacker``'s battle scores against each defender type, as a material leaf
+    scores it: 1 for the Flag, else ``tanh(base + c)``, ``c`` the change of the material difference
+    (pieces worth ``worth: float[12]``)."""
+    result = FIGHT[attacker]
+    change = np.where(result >= 0, worth, 0.0) - np.where(result <= 0, worth[attacker], 0.0)
+    return np.where(np.arange(len(worth)) == FLAG, 1.0, np.tanh(base + change))
 
 
 def public_lead(view: PlayerView, worth: np.ndarray) -> float:
@@ -496,11 +503,10 @@ def public_lead(view: PlayerView, worth: np.ndarray) -> float:
 
 
 def hopeful_attack(view: PlayerView, ranked: list[Move], worth: np.ndarray | None = None) -> Move | None:
-    """An attack in ``ranked`` that may not lose on public information alone (``fight`` against a revealed
-    piece, ``fight_odds`` with ``type_distributions`` against a hidden one), or ``None``: the first such
-    (``SearchConfig.attack=prior``), or with ``worth: float[12]`` the one whose battle scores best on
-    average over the type odds, 1 for the Flag and ``tanh`` of the material change otherwise, as
-    ``battle_scores`` scores it (``attack=odds``); ties go to the earlier in ``ranked``."""
+    """An attack in ``ranked`` that may not lose on public information alone (``fight_odds`` against the
+    revealed type, or the ``type_distributions`` of a hidden piece), or ``None``: the first such
+    (``SearchConfig.attack=prior``), or with ``worth: float[12]`` the one whose ``battle_score`` is best on
+    average over the type odds (``attack=odds``); ties go to the earlier in ``ranked``."""
     dist, best, best_score = None, None, -np.inf
     for m in ranked:
         if view.owner[m.to_sq] != 1 - view.player:
@@ -515,9 +521,7 @@ def hopeful_attack(view: PlayerView, ranked: list[Move], worth: np.ndarray | Non
             continue
         if worth is None:
             return m
-        result = FIGHT[attacker]
-        change = np.where(result >= 0, worth, 0.0) - np.where(result <= 0, worth[attacker], 0.0)
-        score = float(odds @ np.where(np.arange(len(worth)) == FLAG, 1.0, np.tanh(change)))
+        score = float(odds @ battle_score(attacker, worth))
         if score > best_score:
             best, best_score = m, score
     return best
