@@ -20,8 +20,8 @@ from deepnash.env.planes import P_SELECTED, P_STEP
 from deepnash.env.vector import VectorEnv
 from deepnash.game import BARRAGE, CLASSIC, Game, Move, Variant
 from deepnash.game import kernels as K
-from deepnash.game.codes import code_of
-from deepnash.game.pieces import BOMB, FLAG, GENERAL, MARSHAL, MINER, SCOUT
+from deepnash.game.codes import EMPTY, code_of
+from deepnash.game.pieces import BOMB, FLAG, GENERAL, MARSHAL, MINER, SCOUT, SPY
 from deepnash.infostate.beliefs import FIGHT, IMMOVABLE, PEOPLE_PIECE_VALUE, PIECE_VALUE, hidden_counts
 from deepnash.infostate.determinize import load_determinization, sample_hidden
 from deepnash.infostate.observe import move_rows, observe_view
@@ -30,6 +30,7 @@ from deepnash.nn import DeepNashNet, get_preset
 from deepnash.nn.belief import BELIEF_PRESETS, BeliefNet
 from deepnash.testtime.belief import LearnedBelief
 from deepnash.testtime.search import (MAX_STEP_GAIN, NO_ATTACK, Search, SearchConfig, attack_delay, draw_nearness,
+                                      sure_captures,
                                       improve, material_difference)
 from test_memory import MARSHAL_CHANCE
 from testtime_helpers import Played
@@ -214,10 +215,9 @@ def test_q_is_the_value_of_the_position_the_move_leads_to():
         assert q[m] == pytest.approx(base + 0.01 * advance[m], abs=1e-5), m
 
 
-def marshal_next_to_general(ahead: bool = False, **counters) -> tuple[PlayerView, np.ndarray]:
-    """Red to move, its Marshal below a Blue General, every Blue piece revealed (so the belief is the
-    board itself), with the move counters ``counters``: Red's view and Blue's true types.  ``ahead``:
-    Red also has its own General and a Bomb, far from the action, so it leads by 1.5 more."""
+def marshal_below(above: int) -> np.ndarray:
+    """``int8[100]``: a Barrage board with Red's Marshal on e2, Red's Flag on a1, Blue's Scout on a10 and Flag
+    on j10, and the board code ``above`` on e3."""
     drawn = Game.from_diagram("""
         10 b2 .. .. .. .. .. .. .. .. bF
          9 .. .. .. .. .. .. .. .. .. ..
@@ -226,11 +226,20 @@ def marshal_next_to_general(ahead: bool = False, **counters) -> tuple[PlayerView
          6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
          5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
          4 .. .. .. .. .. .. .. .. .. ..
-         3 .. .. .. .. b9 .. .. .. .. ..
+         3 .. .. .. .. .. .. .. .. .. ..
          2 .. .. .. .. rM .. .. .. .. ..
          1 rF .. .. .. .. .. .. .. .. ..
            a  b  c  d  e  f  g  h  i  j
-        """, BARRAGE).state.board[0]
+        """, BARRAGE).state.board[0].copy()
+    drawn[24] = above
+    return drawn
+
+
+def marshal_next_to_general(ahead: bool = False, **counters) -> tuple[PlayerView, np.ndarray]:
+    """Red to move, its Marshal below a Blue General, every Blue piece revealed (so the belief is the
+    board itself), with the move counters ``counters``: Red's view and Blue's true types.  ``ahead``:
+    Red also has its own General and a Bomb, far from the action, so it leads by 1.5 more."""
+    drawn = marshal_below(code_of(1, GENERAL))
     if ahead:
         drawn[9], drawn[8] = code_of(0, GENERAL), code_of(0, BOMB)  # j1 and i1
     game = Game.from_state(BARRAGE, drawn, (drawn > 12).astype(np.uint8) * K.REVEALED, turn=0, **counters)
@@ -666,6 +675,64 @@ def test_a_rollout_with_one_legal_action_takes_it_without_the_network(monkeypatc
     search.reset(CLASSIC, view.player)
     search.run(view, {m: 1 / len(view.legal_moves) for m in view.legal_moves}, np.random.default_rng(0))
     assert asked and all((n > 1).all() for n in asked) and sum(forced) > 0
+
+
+def _sure_capture_worths(game: Game) -> dict[Move, float]:
+    """The slow reference of ``sure_captures``: every legal one-square attack of the player to move on a
+    revealed piece that it beats, found with the engine's moves and pieces, with the target's worth."""
+    out = {}
+    for move in game.legal_moves():
+        attacker, target = game.piece_at(move.from_sq), game.piece_at(move.to_sq)
+        step = abs(move.from_sq // 10 - move.to_sq // 10) + abs(move.from_sq % 10 - move.to_sq % 10)
+        if target is not None and target.revealed and step == 1 and FIGHT[attacker.type, target.type] > 0:
+            out[move] = float(PIECE_VALUE[target.type])
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([CLASSIC, BARRAGE]), st.integers(0, 10**6), st.integers(20, 400))
+def test_sure_captures_are_the_engine_s_certain_wins(variant, seed, plies):
+    """``sure_captures`` finds, on the engine's boards, the most valuable legal attack that wins for certain on
+    public information, or none where there is none; on a displace step, only the selected piece's."""
+    game, _ = random_position(variant, seed, plies)
+    want = _sure_capture_worths(game)
+    s = game.state
+    src, dst = sure_captures(s.board, s.flags, np.array([game.turn]), PIECE_VALUE)
+    if not want:
+        assert src[0] == dst[0] == -1
+        return
+    move = Move(int(src[0]), int(dst[0]))
+    assert move in want and want[move] == max(want.values())
+    for square in {m.from_sq for m in want}:
+        src, dst = sure_captures(s.board, s.flags, np.array([game.turn]), PIECE_VALUE, np.array([square]))
+        mine = {m: w for m, w in want.items() if m.from_sq == square}
+        assert src[0] == square and want[Move(square, int(dst[0]))] == max(mine.values())
+
+
+def test_with_captures_the_rollouts_take_the_marshal_with_the_spy():
+    """Red's revealed Marshal may step next to Blue's Spy.  A uniform rollout policy takes the Marshal with
+    the Spy in one game in eight; with ``captures`` the rollouts take it in every game, and the step scores
+    the Marshal lost."""
+    drawn = marshal_below(EMPTY)
+    drawn[34], drawn[9] = code_of(1, SPY), code_of(0, SCOUT)  # Blue's Spy on e4, Red's Scout on j1
+    flags = np.zeros(100, np.uint8)
+    flags[14] = K.REVEALED  # Red's Marshal on e2
+    game = Game.from_state(BARRAGE, drawn, flags, turn=0)
+    view = PlayerView.of(game, 0)
+    truth = np.where(view.owner == 1, [game.piece_at(q).type if game.piece_at(q) else -1 for q in range(100)],
+                     -1).astype(np.int8)
+    step, wait = Move(14, 24), Move(9, 19)  # the Marshal to e3, next to the Spy on e4; the Scout j1-j2
+    prior = {m: (0.5 if m in (step, wait) else 0.0) for m in view.legal_moves}
+    q = {}
+    for captures in (False, True):
+        search = Search(uniform_logits, zero_values, SearchConfig(samples=32, depth=1, rounds=1, leaf="gain",
+                                                                  captures=captures, control_variate=False),
+                        belief=exactly(truth))
+        search.reset(BARRAGE, 0)
+        q[captures] = search.run(view, prior, np.random.default_rng(0)).q
+    lost = math.tanh(-PIECE_VALUE[MARSHAL])  # and the draw term, the same for both moves to 0.05
+    assert q[True][step] - q[True][wait] == pytest.approx(lost, abs=0.05)
+    assert q[False][step] - q[False][wait] > lost / 2
 
 
 def test_a_displace_step_names_the_select_step_it_follows():
