@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..game import Move
+from ..game import kernels as K
 from ..game.codes import LAKE, owners, types
 from ..game.pieces import BOMB, FLAG, MINER, NUM_TYPES
 from ..infostate.beliefs import FIGHT, IMMOVABLE, type_distributions
@@ -39,10 +40,6 @@ HELD = 0.1
 #: ``MANHATTAN[a, b]``: the rook-step distance between squares ``a`` and ``b`` (lakes ignored).
 MANHATTAN = np.abs(np.arange(100)[:, None] // 10 - np.arange(100)[None] // 10) \
     + np.abs(np.arange(100)[:, None] % 10 - np.arange(100)[None] % 10)
-
-_NEIGHBOUR = np.array([[r * 10 + c if 0 <= r < 10 and 0 <= c < 10 else -1
-                        for r, c in ((sq // 10 + 1, sq % 10), (sq // 10 - 1, sq % 10), (sq // 10, sq % 10 + 1),
-                                     (sq // 10, sq % 10 - 1))] for sq in range(100)])
 
 #: Slack given to a raider no defender can stop (beyond any ``SLACK``: it is not raced).
 UNSTOPPED = -100
@@ -105,7 +102,7 @@ def entry_steps(open_sq: np.ndarray, own_bomb: np.ndarray, flag: np.ndarray, min
     every = np.arange(n)
     steps = np.full((n, 4, len(raiders)), HORIZON + 1, dtype=np.int64)
     entries = np.full((n, 4), -1, dtype=np.int64)
-    for side, entry in enumerate(_NEIGHBOUR[flag].T):  # [board]: one direction's entry square
+    for side, entry in enumerate(K.NEIGHBOUR[flag].T):  # [board]: one direction's entry square
         for is_miner in (False, True):
             if not (miner == is_miner).any():
                 continue

@@ -621,12 +621,6 @@ def attack_delay(boards: np.ndarray, to_move: np.ndarray, player: int) -> np.nda
     return np.where(steps >= NO_ATTACK, NO_ATTACK, 2 * (steps - 1) + (np.asarray(to_move) != player))
 
 
-#: Each square's four orthogonal neighbours; ``100``, a square past the board's edge (``sure_captures``).
-_NEIGHBOURS = np.array([[r * 10 + c if 0 <= r < 10 and 0 <= c < 10 else 100
-                         for r, c in ((q // 10 - 1, q % 10), (q // 10 + 1, q % 10), (q // 10, q % 10 - 1),
-                                      (q // 10, q % 10 + 1))] for q in range(100)], dtype=np.int64)
-
-
 def sure_captures(boards: np.ndarray, flags: np.ndarray, to_move: np.ndarray, worth: np.ndarray,
                   selected: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``(int64[N], int64[N])``: in each game, the absolute squares from and to of the attack of the player to
@@ -635,25 +629,23 @@ def sure_captures(boards: np.ndarray, flags: np.ndarray, to_move: np.ndarray, wo
     when attacking (``beliefs.FIGHT``, such as a Spy next to a revealed Marshal, a Miner next to a revealed
     Bomb).  ``boards: int8[N, 100]``, ``flags: uint8[N, 100]`` (``kernels.REVEALED``), ``to_move: int[N]``;
     with ``selected: int[N]`` (a displace step) only the attacks of the piece on that square count.
-    Ties go to the lowest squares.  Legality (the repetition rules) is the caller's to check."""
+    Ties go to the lowest square from, then to ``kernels.NEIGHBOUR``'s first direction.  Legality (the
+    repetition rules) is the caller's to check."""
     n = len(boards)
-    kind = np.concatenate([types(boards), np.full((n, 1), -1, np.int8)], axis=1).astype(np.int64)
-    owner = np.concatenate([owners(boards), np.full((n, 1), -1, np.int8)], axis=1)
-    shown = np.concatenate([(flags & K.REVEALED) != 0, np.zeros((n, 1), bool)], axis=1)
+    kind, owner, shown = types(boards).astype(np.int64), owners(boards), (flags & K.REVEALED) != 0
     player = np.asarray(to_move)[:, None]
     k = np.clip(kind, 0, None)
-    mine = (owner[:, :100] == player) & (kind[:, :100] >= 0) & ~IMMOVABLE[k[:, :100]]
+    mine = (owner == player) & (kind >= 0) & ~IMMOVABLE[k]
     if selected is not None:
         mine &= np.arange(100)[None] == np.asarray(selected)[:, None]
-    near = _NEIGHBOURS[None]
-    target = (owner[np.arange(n)[:, None, None], near] == 1 - player[:, :, None]) \
-        & shown[np.arange(n)[:, None, None], near]
-    kn = k[np.arange(n)[:, None, None], near]  # [N, 100, 4]: each neighbour's type
-    wins = mine[:, :, None] & target & (FIGHT[k[:, :100, None], kn] > 0)
+    near, game = np.maximum(K.NEIGHBOUR, 0), np.arange(n)[:, None, None]  # off the board: masked below
+    target = (K.NEIGHBOUR >= 0)[None] & (owner[game, near] == 1 - player[:, :, None]) & shown[game, near]
+    kn = k[game, near]  # [N, 100, 4]: each neighbour's type
+    wins = mine[:, :, None] & target & (FIGHT[k[:, :, None], kn] > 0)
     gain = np.where(wins, worth[kn], -np.inf).reshape(n, 400)
     best = gain.argmax(axis=1)
     found = np.isfinite(gain[np.arange(n), best])
-    return np.where(found, best // 4, -1), np.where(found, _NEIGHBOURS[best // 4, best % 4], -1)
+    return np.where(found, best // 4, -1), np.where(found, near[best // 4, best % 4], -1)
 
 
 def _sample(logits: np.ndarray, mask: np.ndarray, rng: np.random.Generator, threshold: float = 0.0) -> np.ndarray:
