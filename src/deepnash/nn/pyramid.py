@@ -23,14 +23,35 @@ class _Kept(dict):
         return _Kept, ()
 
 
-#: oneDNN is built in and runs bfloat16 convolutions on this CPU (AVX-512 or newer).
-FUSABLE = torch.backends.mkldnn.is_available() and torch.ops.mkldnn._is_mkldnn_bf16_supported()
+def _fused_kernels_run() -> bool:
+    """Whether this build's oneDNN runs a packed, fused float32 convolution (x86 builds do; a build
+    without oneDNN, or whose oneDNN lacks the fused operator, does not)."""
+    if not torch.backends.mkldnn.is_available():
+        return False
+    try:
+        with torch.no_grad():
+            w = torch._C._nn.mkldnn_reorder_conv2d_weight(torch.ones(1, 1, 1, 1).to_mkldnn(), [0, 0], [1, 1],
+                                                           [1, 1], 1, [1, 1, 2, 2])
+            y = torch.ops.mkldnn._convolution_pointwise(torch.ones(1, 1, 2, 2), w, None, [0, 0], [1, 1], [1, 1],
+                                                        1, "relu", [], "")
+        return bool((y == 1).all())
+    except (RuntimeError, NotImplementedError):
+        return False
+
+
+#: oneDNN runs packed, fused float32 convolutions in this build.
+FUSABLE = _fused_kernels_run()
+#: ... and bfloat16 ones on this CPU (AVX-512 BF16 or newer).
+FUSABLE_BF16 = FUSABLE and torch.ops.mkldnn._is_mkldnn_bf16_supported()
 
 
 def fused_path(x: torch.Tensor) -> bool:
-    """Whether a layer's ``fused`` call on ``x`` runs oneDNN's fused kernel: bfloat16 activations on a
-    CPU that has them (``FUSABLE``; the search's rollouts, ``SearchConfig.precision``), without autograd."""
-    return FUSABLE and x.dtype == torch.bfloat16 and x.is_cpu and not torch.is_grad_enabled()
+    """Whether a layer's ``fused`` call on ``x`` runs oneDNN's fused kernel: float32 activations where
+    ``FUSABLE`` holds, bfloat16 ones where the CPU has them (``FUSABLE_BF16``; the search's rollouts,
+    ``SearchConfig.precision``), on the CPU, without autograd."""
+    if not x.is_cpu or torch.is_grad_enabled():
+        return False
+    return (FUSABLE and x.dtype == torch.float32) or (FUSABLE_BF16 and x.dtype == torch.bfloat16)
 
 
 class _KeptKernel:
