@@ -6,9 +6,10 @@ Usage: ``python benchmarks/bench_search.py [--presets tiny,small] [--variant bar
 For positions taken from games of the random bot (after 10 to 80 moves), one search round (K
 determinisations x M candidates, each played ``depth`` moves on by the network for both sides,
 then scored by the value head) is timed per preset with a randomly initialised network (the
-cost does not depend on the weights).  It prints the milliseconds per round, the network rows
-per round and per second, and how many samples per candidate fit in a budget of 0.5, 1 and 2
-seconds a move.
+cost does not depend on the weights).  It prints the number format the rollouts ran in
+(``auto``: bfloat16 only on CPUs with oneDNN's bfloat16 kernels, so figures from two machines
+compare only in the same format), the milliseconds per round, the network rows per round and per
+second, and how many samples per candidate fit in a budget of 0.5, 1 and 2 seconds a move.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import numpy as np
 import torch
 
 from deepnash.agents import PlayerView
-from deepnash.agents.network_agent import NetworkAgent
+from deepnash.agents.network_agent import NetworkAgent, rollout_dtype
 from deepnash.game import Game, get_variant
 from deepnash.infostate.view import push_recorded
 from deepnash.nn import DeepNashNet, get_preset
@@ -92,12 +93,14 @@ def main() -> None:
     views = positions(args.variant, args.positions)
     out = {"variant": args.variant, "positions": len(views), "samples": args.samples, "depth": args.depth,
            "candidates": args.candidates, "precision": args.precision,
+           "rollout_dtype": str(rollout_dtype(args.precision)).removeprefix("torch."),
            "results": {p: run(p, views, config) for p in args.presets.split(",")}}
     if args.json:
         print(json.dumps(out))
         return
     print(f"search rounds of {args.samples} samples x {args.candidates} candidates, depth {args.depth}, "
-          f"{args.variant}, {len(views)} positions, one thread, rollouts in {args.precision}")
+          f"{args.variant}, {len(views)} positions, one thread, rollouts in {out['rollout_dtype']} "
+          f"(precision={args.precision})")
     for p, r in out["results"].items():
         fits = ", ".join(f"{b} s: {n}" for b, n in r["samples_per_candidate"].items())
         print(f"  {p:6s} {r['ms_per_round']:8.1f} ms/round  {r['network_rows_per_round']:6.0f} network rows/round "

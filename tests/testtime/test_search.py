@@ -789,12 +789,17 @@ def test_a_network_agent_s_displace_step_from_its_select_step_is_the_displace_st
 
 def test_the_rollouts_run_in_the_precision_asked_for():
     """``precision``: ``float32`` rollouts (and leaf values) use the agent's network itself; ``bfloat16`` a copy whose policy
-    picks the same favourite move on nearly every row; an unknown precision is refused."""
-    from deepnash.agents.network_agent import rollout_network
+    picks the same favourite move on nearly every row; ``auto`` is ``bfloat16`` exactly where oneDNN has bfloat16
+    kernels; an unknown precision is refused."""
+    from deepnash.agents.network_agent import rollout_dtype, rollout_network
 
     torch.manual_seed(0)
     net = DeepNashNet(get_preset("tiny")).eval()
     assert rollout_network(net, "float32") is net
+    native = torch.bfloat16 if torch.ops.mkldnn._is_mkldnn_bf16_supported() else torch.float32
+    assert (rollout_dtype("auto"), rollout_dtype("float32"), rollout_dtype("bfloat16")) == (native, torch.float32,
+                                                                                           torch.bfloat16)
+    assert next(rollout_network(net, "auto").parameters()).dtype == native
     half = rollout_network(net, "bfloat16")
     assert half is not net and all(p.dtype == torch.bfloat16 for p in half.parameters())
     assert all(p.dtype == torch.float32 for p in net.parameters())

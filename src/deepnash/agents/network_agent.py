@@ -362,11 +362,19 @@ register_agent("shipped", shipped, positional="variant", configs=_OPTIONS, alias
                summary="the DeepNash networks shipped with the package: shipped:barrage, shipped:classic")
 
 
-def rollout_network(net: DeepNashNet, precision: str) -> DeepNashNet:
-    """The network the search's rollouts run (``SearchConfig.precision``): ``net`` itself for ``float32``,
-    a ``bfloat16`` copy for ``bfloat16``, and for ``auto`` the copy where oneDNN reports bfloat16 support
-    (``precision`` is one of ``testtime.search.PRECISIONS``, as ``SearchConfig`` checks)."""
+def rollout_dtype(precision: str) -> torch.dtype:
+    """The number format the search's rollouts run in for ``SearchConfig.precision`` (one of
+    ``testtime.search.PRECISIONS``): ``auto`` is ``bfloat16`` where oneDNN reports bfloat16 support, else
+    ``float32``."""
     if precision == "float32" or (precision == "auto" and not torch.ops.mkldnn._is_mkldnn_bf16_supported()):
+        return torch.float32
+    return torch.bfloat16
+
+
+def rollout_network(net: DeepNashNet, precision: str) -> DeepNashNet:
+    """The network the search's rollouts run (``SearchConfig.precision``): ``net`` itself in ``float32``
+    (``rollout_dtype``), else a ``bfloat16`` copy."""
+    if rollout_dtype(precision) == torch.float32:
         return net
     with torch.no_grad():  # not inference mode: the copy's kernels cache by the weights' version counters
         return copy.deepcopy(net).to(torch.bfloat16).eval()
