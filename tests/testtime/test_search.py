@@ -586,6 +586,57 @@ def test_the_attack_by_odds_sends_the_miner_where_the_prior_sends_the_marshal():
         SearchConfig(attack="boldest")
 
 
+def test_spare_keeps_the_marshal_and_the_general_off_unmoved_pieces_while_a_bomb_is_hidden():
+    """``spare=9``: the Marshal's attack on the unmoved hidden piece on e8 leaves the prior, however much
+    the prior likes it, while the Miner's on a8 stays; once the piece on e8 has moved, or no Bomb is left
+    hidden, the attack is allowed again; an attack that is the only move allowed stays."""
+    from deepnash.testtime.search import spared_attacks
+
+    diagram = """
+        10 .. b3 bM .. .. .. .. .. bB bF
+         9 .. .. .. .. .. .. .. .. .. ..
+         8 b2 .. .. .. bB .. .. .. .. ..
+         7 r3 .. .. .. rM .. .. .. .. ..
+         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         4 .. .. .. .. .. .. .. .. .. ..
+         3 .. .. .. .. .. .. .. .. .. ..
+         2 .. .. .. .. .. .. .. .. .. ..
+         1 rF rB rB .. .. .. .. .. .. r2
+           a  b  c  d  e  f  g  h  i  j
+        """
+    army = Variant("duel", piece_counts=tuple({FLAG: 1, BOMB: 2, SCOUT: 1, MINER: 1, MARSHAL: 1}.get(t, 0)
+                                              for t in range(12)))
+    view = PlayerView.of(Game.from_diagram(diagram, army), 0)
+    marshal, miner = Move.parse("e7-e8"), Move.parse("a7-a8")
+    assert spared_attacks(view, view.legal_moves, 9) == {marshal}
+    assert spared_attacks(view, view.legal_moves, MINER) == {marshal, miner}
+    prior = {m: (0.9 if m == marshal else 0.1 / (len(view.legal_moves) - 1)) for m in view.legal_moves}
+    for spare in (0, 9):
+        search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=0, candidates=2, rounds=1,
+                                                                  leaf="gain", spare=spare))
+        search.reset(army, 0)
+        result = search.run(view, prior, np.random.default_rng(0))
+        assert result.prior == prior
+        assert (result.policy[marshal] > 0.5) == (spare == 0)
+        assert (marshal in result.q) == (spare == 0) and len(result.q) == 2
+        assert math.isclose(sum(result.policy.values()), 1.0)
+    assert search.run(view, {marshal: 1.0}, np.random.default_rng(0)).policy == {marshal: 1.0}
+
+    game = Game.from_diagram(diagram.replace("8 b2 .. .. .. bB", "8 bB .. .. .. b2"), army)
+    flags = game.state.flags[0].copy()
+    flags[74] |= K.MOVED  # the Scout on e8 has moved, so it is no Bomb
+    moved = PlayerView.of(Game.from_state(army, game.state.board[0], flags, turn=0), 0)
+    assert spared_attacks(moved, moved.legal_moves, 9) == set()
+    no_bombs = Variant("duel", piece_counts=tuple({FLAG: 1, SCOUT: 1, MINER: 1, MARSHAL: 1}.get(t, 0)
+                                                  for t in range(12)))
+    bombless = PlayerView.of(Game.from_diagram(diagram.replace("bB", "..").replace("rB", ".."), no_bombs), 0)
+    assert spared_attacks(bombless, bombless.legal_moves, 9) == set()
+    for bad in (1, 11):
+        with pytest.raises(ValueError, match="spare"):
+            SearchConfig(spare=bad)
+
+
 @pytest.mark.parametrize("variant", [BARRAGE, CLASSIC])
 def test_a_searching_agent_plays_whole_legal_games(variant):
     net = DeepNashNet(get_preset("tiny"))
