@@ -554,16 +554,11 @@ def test_contempt_never_brings_in_an_attack_that_loses_for_certain():
         assert (attack in q) != marshal_known  # known: a certain loss; hidden: it may be the Scout (a tie)
 
 
-def test_the_attack_by_odds_sends_the_miner_where_the_prior_sends_the_marshal():
-    """``attack=odds``: of the attacks that may not lose, contempt adds the one whose battle scores best on
-    the public odds.  Blue's six pieces are unmoved and hidden, two of them Bombs: the Marshal's attack on e8
-    scores about -0.02 on average (a Bomb costs it), the Miner's on a8 about +0.29 (a Bomb is its gain),
-    so the Miner goes, though the prior puts the Marshal first; ``attack=prior`` keeps the Marshal."""
-    from deepnash.testtime.search import hopeful_attack, piece_values
-
-    army = Variant("duel", piece_counts=tuple({FLAG: 1, BOMB: 2, SCOUT: 1, MINER: 1, MARSHAL: 1}.get(t, 0)
-                                              for t in range(12)))
-    game = Game.from_diagram("""
+#: A small army with two Bombs, and a position where Red's Marshal (e7) and Miner (a7) each stand next to
+#: one of Blue's six pieces, all unmoved and hidden.
+BOMBED_DUEL = Variant("duel", piece_counts=tuple({FLAG: 1, BOMB: 2, SCOUT: 1, MINER: 1, MARSHAL: 1}.get(t, 0)
+                                                 for t in range(12)))
+MARSHAL_AND_MINER_BY_UNMOVED_PIECES = """
         10 .. b3 bM .. .. .. .. .. bB bF
          9 .. .. .. .. .. .. .. .. .. ..
          8 b2 .. .. .. bB .. .. .. .. ..
@@ -575,8 +570,18 @@ def test_the_attack_by_odds_sends_the_miner_where_the_prior_sends_the_marshal():
          2 .. .. .. .. .. .. .. .. .. ..
          1 rF rB rB .. .. .. .. .. .. r2
            a  b  c  d  e  f  g  h  i  j
-        """, army)
-    view = PlayerView.of(game, 0)
+        """
+
+
+def test_the_attack_by_odds_sends_the_miner_where_the_prior_sends_the_marshal():
+    """``attack=odds``: of the attacks that may not lose, contempt adds the one whose battle scores best on
+    the public odds.  Blue's six pieces are unmoved and hidden, two of them Bombs: the Marshal's attack on e8
+    scores about -0.02 on average (a Bomb costs it), the Miner's on a8 about +0.29 (a Bomb is its gain),
+    so the Miner goes, though the prior puts the Marshal first; ``attack=prior`` keeps the Marshal."""
+    from deepnash.testtime.search import hopeful_attack, piece_values
+
+    army = BOMBED_DUEL
+    view = PlayerView.of(Game.from_diagram(MARSHAL_AND_MINER_BY_UNMOVED_PIECES, army), 0)
     marshal, miner = Move.parse("e7-e8"), Move.parse("a7-a8")
     ranked = [marshal, Move.parse("e7-f7"), miner]
     assert hopeful_attack(view, ranked) == marshal
@@ -592,27 +597,13 @@ def test_spare_keeps_the_marshal_and_the_general_off_unmoved_pieces_while_a_bomb
     hidden, the attack is allowed again; an attack that is the only move allowed stays."""
     from deepnash.testtime.search import spared_attacks
 
-    diagram = """
-        10 .. b3 bM .. .. .. .. .. bB bF
-         9 .. .. .. .. .. .. .. .. .. ..
-         8 b2 .. .. .. bB .. .. .. .. ..
-         7 r3 .. .. .. rM .. .. .. .. ..
-         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
-         5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
-         4 .. .. .. .. .. .. .. .. .. ..
-         3 .. .. .. .. .. .. .. .. .. ..
-         2 .. .. .. .. .. .. .. .. .. ..
-         1 rF rB rB .. .. .. .. .. .. r2
-           a  b  c  d  e  f  g  h  i  j
-        """
-    army = Variant("duel", piece_counts=tuple({FLAG: 1, BOMB: 2, SCOUT: 1, MINER: 1, MARSHAL: 1}.get(t, 0)
-                                              for t in range(12)))
+    diagram, army = MARSHAL_AND_MINER_BY_UNMOVED_PIECES, BOMBED_DUEL
     view = PlayerView.of(Game.from_diagram(diagram, army), 0)
     marshal, miner = Move.parse("e7-e8"), Move.parse("a7-a8")
-    assert spared_attacks(view, view.legal_moves, 9) == {marshal}
+    assert spared_attacks(view, view.legal_moves, GENERAL) == {marshal}
     assert spared_attacks(view, view.legal_moves, MINER) == {marshal, miner}
     prior = {m: (0.9 if m == marshal else 0.1 / (len(view.legal_moves) - 1)) for m in view.legal_moves}
-    for spare in (0, 9):
+    for spare in (0, GENERAL):
         search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=0, candidates=2, rounds=1,
                                                                   leaf="gain", spare=spare))
         search.reset(army, 0)
@@ -627,11 +618,11 @@ def test_spare_keeps_the_marshal_and_the_general_off_unmoved_pieces_while_a_bomb
     flags = game.state.flags[0].copy()
     flags[74] |= K.MOVED  # the Scout on e8 has moved, so it is no Bomb
     moved = PlayerView.of(Game.from_state(army, game.state.board[0], flags, turn=0), 0)
-    assert spared_attacks(moved, moved.legal_moves, 9) == set()
+    assert spared_attacks(moved, moved.legal_moves, GENERAL) == set()
     no_bombs = Variant("duel", piece_counts=tuple({FLAG: 1, SCOUT: 1, MINER: 1, MARSHAL: 1}.get(t, 0)
                                                   for t in range(12)))
     bombless = PlayerView.of(Game.from_diagram(diagram.replace("bB", "..").replace("rB", ".."), no_bombs), 0)
-    assert spared_attacks(bombless, bombless.legal_moves, 9) == set()
+    assert spared_attacks(bombless, bombless.legal_moves, GENERAL) == set()
     for bad in (1, 11):
         with pytest.raises(ValueError, match="spare"):
             SearchConfig(spare=bad)
