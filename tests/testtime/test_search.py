@@ -628,6 +628,59 @@ def test_spare_keeps_the_marshal_and_the_general_off_unmoved_pieces_while_a_bomb
             SearchConfig(spare=bad)
 
 
+SPY_DUEL = Variant("duel", piece_counts=tuple({FLAG: 1, BOMB: 1, SPY: 1, SCOUT: 1, MARSHAL: 1}.get(t, 0)
+                                              for t in range(12)))
+MARSHAL_BELOW_A_HIDDEN_PIECE = """
+        10 bM .. .. .. .. .. .. .. bB bF
+         9 .. .. .. .. .. .. .. .. .. ..
+         8 .. .. .. .. bS .. .. .. .. ..
+         7 .. .. .. .. .. .. .. .. .. b2
+         6 .. .. ~~ ~~ rM .. ~~ ~~ .. ..
+         5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         4 .. .. .. .. .. .. .. .. .. ..
+         3 .. .. .. .. .. .. .. .. .. ..
+         2 .. .. .. .. .. .. .. .. .. ..
+         1 rF rB rS r2 .. .. .. .. .. ..
+           a  b  c  d  e  f  g  h  i  j
+        """
+
+
+def test_wary_keeps_the_revealed_marshal_from_stepping_beside_a_hidden_piece_while_the_spy_is_hidden():
+    """``wary``: Red's revealed Marshal on e6 may not step to e7, beside Blue's hidden piece on e8, however
+    much the prior likes it; its other steps stay.  Nothing is dropped while the Marshal is hidden, once the
+    Spy is revealed, or for an attack; a dropped step that is the only move allowed stays."""
+    from deepnash.testtime.search import exposed_steps
+
+    def view_of(diagram: str, revealed: tuple[int, ...]) -> PlayerView:
+        game = Game.from_diagram(diagram, SPY_DUEL)
+        flags = game.state.flags[0].copy()
+        for sq in revealed:
+            flags[sq] |= K.REVEALED
+        return PlayerView.of(Game.from_state(SPY_DUEL, game.state.board[0], flags, turn=0), 0)
+
+    e6, e7, e8 = 54, 64, 74
+    view = view_of(MARSHAL_BELOW_A_HIDDEN_PIECE, (e6,))
+    step = Move.parse("e6-e7")
+    assert exposed_steps(view, view.legal_moves) == {step}
+    assert {Move.parse("e6-e5"), Move.parse("e6-f6")} < set(view.legal_moves)
+    assert exposed_steps(view_of(MARSHAL_BELOW_A_HIDDEN_PIECE, ()), view.legal_moves) == set()
+    assert exposed_steps(view_of(MARSHAL_BELOW_A_HIDDEN_PIECE, (e6, e8)), view.legal_moves) == set()
+    beside = view_of(MARSHAL_BELOW_A_HIDDEN_PIECE.replace("~~ rM", "~~ ..").replace("7 .. .. .. .. ..",
+                                                                                    "7 .. .. .. .. rM"), (e7,))
+    assert Move.parse("e7-e8") in beside.legal_moves and exposed_steps(beside, beside.legal_moves) == set()
+
+    prior = {m: (0.9 if m == step else 0.1 / (len(view.legal_moves) - 1)) for m in view.legal_moves}
+    for wary in (False, True):
+        search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=0, candidates=2, rounds=1,
+                                                                  leaf="gain", wary=wary))
+        search.reset(SPY_DUEL, 0)
+        result = search.run(view, prior, np.random.default_rng(0))
+        assert result.prior == prior
+        assert (step in result.q) != wary and len(result.q) == 2
+        assert math.isclose(sum(result.policy.values()), 1.0)
+    assert search.run(view, {step: 1.0}, np.random.default_rng(0)).policy == {step: 1.0}
+
+
 @pytest.mark.parametrize("variant", [BARRAGE, CLASSIC])
 def test_a_searching_agent_plays_whole_legal_games(variant):
     net = DeepNashNet(get_preset("tiny"))
