@@ -645,11 +645,13 @@ MARSHAL_BELOW_A_HIDDEN_PIECE = """
         """
 
 
-def test_wary_keeps_the_revealed_marshal_from_stepping_beside_a_hidden_piece_while_the_spy_is_hidden():
-    """``wary``: Red's revealed Marshal on e6 may not step to e7, beside Blue's hidden piece on e8, however
-    much the prior likes it; its other steps stay.  Nothing is dropped while the Marshal is hidden, once the
-    Spy is revealed, or for an attack; a dropped step that is the only move allowed stays."""
-    from deepnash.testtime.search import exposed_steps
+def test_wary_keeps_the_revealed_marshal_from_ending_beside_a_hidden_piece_while_the_spy_is_hidden():
+    """``wary=9``: Red's revealed Marshal on e6 may not step to e7, beside Blue's hidden piece on e8, however
+    much the prior likes it; its other steps stay.  From e7 it may take e8 when no other hidden piece stands
+    beside e8, not when one does, even unrevealed (the attack reveals it).  Nothing is dropped while the
+    Marshal is hidden and only steps, nor beside a revealed Scout; once the Spy is revealed, only the moves
+    that end beside it; the General is kept from hidden pieces while the Marshal is hidden; a dropped move that is the only one allowed stays."""
+    from deepnash.testtime.search import exposed_moves
 
     def view_of(diagram: str, revealed: tuple[int, ...]) -> PlayerView:
         game = Game.from_diagram(diagram, SPY_DUEL)
@@ -658,25 +660,49 @@ def test_wary_keeps_the_revealed_marshal_from_stepping_beside_a_hidden_piece_whi
             flags[sq] |= K.REVEALED
         return PlayerView.of(Game.from_state(SPY_DUEL, game.state.board[0], flags, turn=0), 0)
 
-    e6, e7, e8 = 54, 64, 74
+    e6, e7, e8, f8, a10 = 54, 64, 74, 75, 90
     view = view_of(MARSHAL_BELOW_A_HIDDEN_PIECE, (e6,))
     step = Move.parse("e6-e7")
-    assert exposed_steps(view, view.legal_moves) == {step}
+    assert exposed_moves(view, view.legal_moves, GENERAL) == {step}
     assert {Move.parse("e6-e5"), Move.parse("e6-f6")} < set(view.legal_moves)
-    assert exposed_steps(view_of(MARSHAL_BELOW_A_HIDDEN_PIECE, ()), view.legal_moves) == set()
-    assert exposed_steps(view_of(MARSHAL_BELOW_A_HIDDEN_PIECE, (e6, e8)), view.legal_moves) == set()
-    beside = view_of(MARSHAL_BELOW_A_HIDDEN_PIECE.replace("~~ rM", "~~ ..").replace("7 .. .. .. .. ..",
-                                                                                    "7 .. .. .. .. rM"), (e7,))
-    assert Move.parse("e7-e8") in beside.legal_moves and exposed_steps(beside, beside.legal_moves) == set()
+    assert exposed_moves(view_of(MARSHAL_BELOW_A_HIDDEN_PIECE, ()), view.legal_moves, GENERAL) == set()
+    assert exposed_moves(view_of(MARSHAL_BELOW_A_HIDDEN_PIECE, (e6, e8)), view.legal_moves, GENERAL) == {step}
+    beside = MARSHAL_BELOW_A_HIDDEN_PIECE.replace("~~ rM", "~~ ..").replace("7 .. .. .. .. ..", "7 .. .. .. .. rM")
+    take = Move.parse("e7-e8")
+    alone = view_of(beside, (e7,))
+    assert take in alone.legal_moves and exposed_moves(alone, alone.legal_moves, GENERAL) == set()
+    crowded = beside.replace("bS ..", "bS b2").replace("b2\n", "..\n")
+    for revealed in ((e7,), ()):
+        view_crowded = view_of(crowded, revealed)
+        assert exposed_moves(view_crowded, view_crowded.legal_moves, GENERAL) == (
+            {take, Move.parse("e7-f7")} if revealed else {take})
+    scout_known = view_of(crowded, (e7, f8))
+    assert exposed_moves(scout_known, scout_known.legal_moves, GENERAL) == set()
+    spy_known = view_of(crowded.replace("bS b2", "b2 bS"), (e7, f8))
+    assert exposed_moves(spy_known, spy_known.legal_moves, GENERAL) == {take, Move.parse("e7-f7")}
+
+    general_duel = Variant("duel", piece_counts=tuple({FLAG: 1, BOMB: 1, SPY: 1, GENERAL: 1, MARSHAL: 1}.get(t, 0)
+                                                      for t in range(12)))
+    diagram = MARSHAL_BELOW_A_HIDDEN_PIECE.replace("rM", "r9").replace("b2", "b9").replace("bM", "..").replace(
+        "9 .. .. .. .. .. .. .. .. .. ..", "9 .. .. .. .. bM .. .. .. .. ..").replace("r2", "rM")
+    game = Game.from_diagram(diagram, general_duel)
+    flags = game.state.flags[0].copy()
+    flags[e6] |= K.REVEALED
+    general = PlayerView.of(Game.from_state(general_duel, game.state.board[0], flags, turn=0), 0)
+    assert exposed_moves(general, general.legal_moves, GENERAL) == {step}
+    assert exposed_moves(general, general.legal_moves, MARSHAL) == set()
+    for bad in (1, 11):
+        with pytest.raises(ValueError, match="wary"):
+            SearchConfig(wary=bad)
 
     prior = {m: (0.9 if m == step else 0.1 / (len(view.legal_moves) - 1)) for m in view.legal_moves}
-    for wary in (False, True):
+    for wary in (0, GENERAL):
         search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=0, candidates=2, rounds=1,
                                                                   leaf="gain", wary=wary))
         search.reset(SPY_DUEL, 0)
         result = search.run(view, prior, np.random.default_rng(0))
         assert result.prior == prior
-        assert (step in result.q) != wary and len(result.q) == 2
+        assert (step in result.q) == (wary == 0) and len(result.q) == 2
         assert math.isclose(sum(result.policy.values()), 1.0)
     assert search.run(view, {step: 1.0}, np.random.default_rng(0)).policy == {step: 1.0}
 
