@@ -660,7 +660,7 @@ def test_wary_keeps_the_revealed_marshal_from_ending_beside_a_hidden_piece_while
             flags[sq] |= K.REVEALED
         return PlayerView.of(Game.from_state(SPY_DUEL, game.state.board[0], flags, turn=0), 0)
 
-    e6, e7, e8, f8, a10 = 54, 64, 74, 75, 90
+    e6, e7, e8, f8 = 54, 64, 74, 75
     view = view_of(MARSHAL_BELOW_A_HIDDEN_PIECE, (e6,))
     step = Move.parse("e6-e7")
     assert exposed_moves(view, view.legal_moves, GENERAL) == {step}
