@@ -173,13 +173,6 @@ class SearchConfig:
             ranks the candidates, unless nothing else is allowed.  Eight samples and a prior that likes
             such attacks do not keep the pieces that win the game off the Bombs: against ``sure``, Bombs
             took 45 of the 76 Marshals and Generals the shipped agent lost in 40 games.
-        wary: the lowest rank of the player's pieces kept from ending a move revealed next to an opponent
-            piece that could take them (``exposed_moves``: 9, the General and the Marshal, kept from hidden
-            pieces while the opponent's Marshal or Spy is hidden; 0: none): the search drops those moves from
-            the prior before it ranks the candidates, unless nothing else is allowed.  An opponent that sees
-            the chance never misses it: against ``sure``, which attacks only what it beats for certain, its
-            Spy took the shipped agent's Marshal 4 times and its Marshal our General 9 times in 16 games, 12
-            of the 13 the move after ours came to stand beside them, 9 of those by an attack.
     """
 
     samples: int = 8
@@ -202,7 +195,6 @@ class SearchConfig:
     attack: str = "prior"
     control_variate: bool = True
     spare: int = 0
-    wary: int = 0
 
     def __post_init__(self) -> None:
         for name in ("samples", "candidates"):
@@ -210,8 +202,6 @@ class SearchConfig:
                 raise ValueError(f"search {name} must be at least 1, got {getattr(self, name)}")
         if not (self.spare == 0 or SPY < self.spare <= MARSHAL):
             raise ValueError(f"search spare must be 0 or a rank from {SCOUT} to {MARSHAL}, got {self.spare}")
-        if not (self.wary == 0 or SPY < self.wary <= MARSHAL):
-            raise ValueError(f"search wary must be 0 or a rank from {SCOUT} to {MARSHAL}, got {self.wary}")
         if self.depth < 0 or self.rounds < 0:
             raise ValueError(f"search depth and rounds must be >= 0, got {self.depth} and {self.rounds}")
         if self.leaf not in LEAVES:
@@ -365,10 +355,10 @@ class Search:
         if not set(prior) <= set(view.legal_moves):
             raise ValueError(f"ply {view.ply}: the prior names illegal moves")
         given = prior
-        dropped = (spared_attacks(view, prior, cfg.spare) if cfg.spare else set()) | (
-            exposed_moves(view, prior, cfg.wary) if cfg.wary else set())
-        if dropped and any(p > 0 for m, p in prior.items() if m not in dropped):
-            prior = {m: 0.0 if m in dropped else p for m, p in prior.items()}
+        if cfg.spare:
+            spared = spared_attacks(view, prior, cfg.spare)
+            if any(p > 0 for m, p in prior.items() if m not in spared):
+                prior = {m: 0.0 if m in spared else p for m, p in prior.items()}
         ranked = sorted((m for m in prior if prior[m] > 0), key=lambda m: -prior[m])
         # a player that wants more than a draw weighs an attack; one that guards its Flag, the answer to a raid
         raid = guarding_move(view) if cfg.guard > 0 or self._game_clock is not None else None
@@ -524,28 +514,6 @@ def spared_attacks(view: PlayerView, moves, rank: int) -> set[Move]:
     return {m for m in moves
             if view.owner[m.from_sq] == me and rank <= view.types[m.from_sq] <= MARSHAL
             and view.owner[m.to_sq] == opp and not view.revealed[m.to_sq] and not view.moved[m.to_sq]}
-
-
-def exposed_moves(view: PlayerView, moves, rank: int) -> set[Move]:
-    """The moves among ``moves`` that ``SearchConfig.wary`` drops: those of the player's pieces of ``rank`` or
-    above (piece types, ``SCOUT`` .. ``MARSHAL``) that leave the piece revealed (it was, or the move is an
-    attack) next to (orthogonally) an opponent piece whose attack could take it: a revealed one that beats
-    it, or a hidden one while one of the opponent's unrevealed pieces (``hidden_counts``) beats it, as the
-    Spy beats the Marshal and the Marshal the General.  The square left and the piece attacked do not count."""
-    counts = hidden_counts(view)
-    me, opp = view.player, 1 - view.player
-    out = set()
-    for m in moves:
-        ours = int(view.types[m.from_sq])
-        attack = view.owner[m.to_sq] == opp
-        if view.owner[m.from_sq] != me or not rank <= ours <= MARSHAL or not (view.revealed[m.from_sq] or attack):
-            continue
-        beats = (FIGHT[:, ours] > 0) & ~IMMOVABLE  # the attackers that take this piece
-        hidden_threat = bool(counts[beats].any())
-        if any(n >= 0 and view.owner[n] == opp and (beats[view.types[n]] if view.revealed[n] else hidden_threat)
-               for n in K.NEIGHBOUR[m.to_sq]):
-            out.add(m)
-    return out
 
 
 def battle_scores(view: PlayerView, cands: list[Move], hidden: np.ndarray, worth: np.ndarray,
