@@ -3,6 +3,7 @@ search's use of both."""
 
 from __future__ import annotations
 
+import heapq
 from collections import deque
 
 import numpy as np
@@ -12,9 +13,11 @@ from hypothesis import strategies as st
 
 from deepnash.arena.raids import RAIDS, defence_exists
 from deepnash.game import Game, Move
+from deepnash.game.codes import code_of
+from deepnash.game.pieces import BOMB
 from deepnash.game.squares import parse_square
 from deepnash.infostate.view import PlayerView
-from deepnash.testtime.flag_guard import HORIZON, flag_danger, guarding_move, raid_steps
+from deepnash.testtime.flag_guard import GUARD_HORIZON, HORIZON, defender_steps, flag_danger, guarding_move, raid_steps
 from deepnash.testtime.search import Search, SearchConfig
 
 DOI = next(r for r in RAIDS if r.name == "doi-b-file")
@@ -48,6 +51,38 @@ def test_raid_steps_agrees_with_a_plain_breadth_first_search(free, target):
     np.testing.assert_array_equal(raid_steps(passable[None], np.array([target]))[0], _plain_steps(passable, target))
 
 
+def _plain_defender_steps(cells: list[int], entry: int, guard: int) -> int:
+    """The slow reference for ``defender_steps`` on one board (``cells``: 0 empty, 1 a movable piece, 2 in
+    the way): Dijkstra from the defender, one move onto an empty square or the entry, two onto a piece."""
+    if guard == entry:
+        return 0
+    best = {guard: 0}
+    heap = [(0, guard)]
+    while heap:
+        d, sq = heapq.heappop(heap)
+        if sq == entry:
+            return min(d, GUARD_HORIZON + 1)
+        if d > best[sq] or (sq != guard and cells[sq] == 2):
+            continue
+        for nb in (sq + 10, sq - 10, sq + 1 if sq % 10 < 9 else -1, sq - 1 if sq % 10 else -1):
+            if 0 <= nb < 100 and (nb == entry or cells[nb] < 2):
+                cost = d + (2 if cells[nb] == 1 and nb != entry else 1)
+                if cost < best.get(nb, 1 << 30):
+                    best[nb] = cost
+                    heapq.heappush(heap, (cost, nb))
+    return GUARD_HORIZON + 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 2), min_size=100, max_size=100), st.integers(0, 99), st.integers(0, 99))
+def test_defender_steps_agree_with_a_plain_shortest_path(cells, entry, guard):
+    kind = np.array(cells)
+    entries = np.array([[entry, -1, -1, -1]])
+    got = defender_steps((kind == 0)[None], (kind == 1)[None], entries, np.array([guard]))[0]
+    assert got[0, 0] == min(_plain_defender_steps(cells, entry, guard), GUARD_HORIZON + 1)
+    assert (got[1:] == GUARD_HORIZON + 1).all()
+
+
 @pytest.mark.parametrize("moves, raider", [
     ([], "b6"),  # a move to spare
     (["c7-c8", "b6-b5"], "b5"),  # one move wasted: held with nothing to spare
@@ -61,6 +96,27 @@ def test_a_race_is_lost_exactly_where_the_exhaustive_search_finds_no_defence(mov
     game = _played(moves)
     lost = flag_danger(game.state.board[:1].copy(), np.array([game.turn]), 0)[0] == 1.0
     assert lost == (not defence_exists(game, parse_square(raider), 16))
+
+
+def _walled(*squares: str) -> Game:
+    """The lost game's position with Red's Bombs of f2 and i2 (far from the raid), and one more Bomb, moved
+    onto ``squares``."""
+    game = DOI.game()
+    board, flags = game.state.board[0].copy(), game.state.flags[0].copy()
+    for name in ("f2", "i2"):
+        board[parse_square(name)] = flags[parse_square(name)] = 0
+    for name in squares:
+        board[parse_square(name)] = code_of(0, BOMB)
+    return Game.from_state(game.variant, board, flags, turn=0)
+
+
+@pytest.mark.parametrize("walls", [("d1",), ("d1", "d2"), ("c2",), ("d1", "c2"), ("d2", "c2", "c3")])
+def test_a_defender_walled_in_by_bombs_is_raced_by_the_way_round(walls):
+    """The Captain on e1 must go round its own Bombs: the race is lost exactly where the exhaustive search
+    finds no defence.  Counting rook steps straight through the Bombs called all of them held."""
+    game = _walled(*walls)
+    lost = flag_danger(game.state.board[:1].copy(), np.array([0]), 0)[0] == 1.0
+    assert lost == (not defence_exists(game, parse_square("b6"), 16))
 
 
 def test_a_lost_race_is_danger_one_and_a_raider_within_reach_is_none():
@@ -79,6 +135,28 @@ def test_the_guarding_move_brings_the_defender_that_is_in_time():
     assert guarding_move(PlayerView.of(DOI.game(), 0)) in {Move.parse("e1-e2"), Move.parse("e1-d1")}
     assert guarding_move(PlayerView.of(_played(["c7-c8", "b6-b5"]), 0)) in {Move.parse("e1-e2"), Move.parse("e1-d1")}
     assert guarding_move(PlayerView.of(Game("classic", seed=3), 0)) is None
+
+
+def test_the_guard_takes_a_raider_beside_the_flag_before_it_widens_another_race():
+    """Blue's Miner on b2 takes the Bomb on a2 or steps to b1, then the Flag; Red's Sergeant beside it
+    must take it now, though by the entries its race is lost (it cannot stand beside a2 in time).  The
+    Major's race, which the Colonel holds with a move to spare, comes second."""
+    game = Game.from_diagram("""
+        10 .. .. .. .. .. .. .. .. bB bF
+         9 .. .. .. .. .. .. .. .. .. ..
+         8 .. .. .. .. .. .. .. .. .. ..
+         7 .. .. .. .. .. .. .. .. .. ..
+         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         4 .. .. .. .. b7 .. .. .. .. ..
+         3 .. .. .. .. .. .. .. .. .. ..
+         2 rB b3 r4 .. .. .. .. .. .. ..
+         1 rF .. .. .. .. .. .. r8 .. ..
+    """)
+    flags = np.zeros(100, np.uint8)
+    flags[[parse_square("b2"), parse_square("e4")]] = 3  # revealed and moved
+    game = Game.from_state(game.variant, game.state.board[0].copy(), flags, turn=0)
+    assert guarding_move(PlayerView.of(game, 0)) == Move.parse("c2-b2")
 
 
 def _uniform(obs: np.ndarray, follows: np.ndarray | None = None) -> np.ndarray:

@@ -6,8 +6,9 @@ Demon of Ignorance, ``arena.raids``).  A race decides such a raid.  The raider m
 Flag's *entries* (its neighbours the raider can enter: a Bomb only for a Miner) before it takes the Flag;
 a defender that beats or ties it stops it there if it stands next to that entry when the raider arrives.
 A raider ``s`` moves from entry ``e`` (``raid_steps``) reaches it after ``s`` moves; a defender ``m`` rook
-steps from ``e`` stands next to it after ``m - 1`` moves and attacks with the next, so with the defender
-to move it is in time at ``e`` when ``s + 1 - m >= 0``.  The raider picks its entry, so the race's *slack*
+steps from ``e`` (``defender_steps``: round Bombs and lakes, and a move more for each piece that must step
+out of its way) stands next to it after ``m - 1`` moves and attacks with the next, so with the defender to
+move it is in time at ``e`` when ``s + 1 - m >= 0``.  The raider picks its entry, so the race's *slack*
 is the least of ``s + 1 - m`` over the entries, for the best defender, less one when the raider moves
 first: below 0 the race is lost.  (On the lost game's position, the exhaustive search of
 ``arena.raids.defence_exists`` agrees with that sign after each of the first four moves.)
@@ -23,13 +24,16 @@ import numpy as np
 
 from ..game import Move
 from ..game import kernels as K
-from ..game.codes import LAKE, owners, types
+from ..game.codes import EMPTY, LAKE, owners, types
 from ..game.pieces import BOMB, FLAG, MINER, NUM_TYPES
 from ..infostate.beliefs import FIGHT, IMMOVABLE, type_distributions
 from ..infostate.view import UNKNOWN, PlayerView
 
 #: Raiders more than this many moves from an entry are not raced.
 HORIZON = 8
+
+#: Defenders more than this many moves from an entry count as this many plus one (``defender_steps``).
+GUARD_HORIZON = 2 * HORIZON
 
 #: Slack (moves) from which a race is safe (``danger_of``).
 SLACK = 2
@@ -116,15 +120,52 @@ def entry_steps(open_sq: np.ndarray, own_bomb: np.ndarray, flag: np.ndarray, min
     return steps, entries
 
 
-def race_slack(steps: np.ndarray, entries: np.ndarray, guards: np.ndarray, stops: np.ndarray,
-               raider_first: np.ndarray) -> np.ndarray:
+def defender_steps(empty: np.ndarray, movable: np.ndarray, entries: np.ndarray, guards: np.ndarray) -> np.ndarray:
+    """``int64[N, 4, G]``: the moves ``m`` after which each defender on ``guards: int[G]`` can attack a piece
+    on each of ``entries: int[N, 4]`` (``entry_steps``' answer, -1 for none), so that it stands next to the
+    entry after ``m - 1`` moves.
+
+    The defender steps through ``empty: bool[N, 100]`` squares, one move each, and through squares of
+    ``movable: bool[N, 100]`` pieces (its side's or the opponent's), two moves each: one for the piece to
+    step aside; Bombs, Flags and lakes are in its way.  With every square between a defender and an entry
+    empty, ``m`` is the rook steps between them.  0 for a defender on the entry, ``GUARD_HORIZON + 1``
+    beyond ``GUARD_HORIZON`` moves, where no path leads, and for no entry.  A shortest-path relaxation over
+    the boards, all entries at once."""
+    n = len(entries)
+    far = GUARD_HORIZON + 1
+    target = entries.reshape(-1)
+    rows = np.flatnonzero(target >= 0)
+    # ``enter[b, sq]``: the moves it takes to step onto ``sq``, past whatever stands there (0: never)
+    enter = np.repeat(np.where(empty, 1, np.where(movable, 2, 0)), 4, axis=0)
+    enter[rows, target[rows]] = 1  # the attack on the entry
+    enter = enter.reshape(-1, 10, 10)
+    dist = np.full((4 * n, 10, 10), far, dtype=np.int64)
+    dist.reshape(-1, 100)[rows, target[rows]] = 0
+    step = np.full((4 * n, 12, 12), far, dtype=np.int64)  # padded: off the board is never a way
+
+    def nearest_step() -> np.ndarray:  # [board, 10, 10]: the least over each square's neighbours
+        step[:, 1:11, 1:11] = np.where(enter > 0, dist + enter, far)
+        return np.minimum(np.minimum(step[:, :10, 1:11], step[:, 2:, 1:11]),
+                          np.minimum(step[:, 1:11, :10], step[:, 1:11, 2:]))
+
+    for _ in range(2 * GUARD_HORIZON):
+        nearer = np.minimum(dist, nearest_step())
+        if (nearer == dist).all():
+            break
+        dist = nearer
+    m = nearest_step().reshape(-1, 100)[:, guards]  # [board * entry, defender]: from the defender's own square
+    m = np.where(target[:, None] == guards[None], 0, m)
+    return np.minimum(m, far).reshape(n, 4, len(guards))
+
+
+def race_slack(steps: np.ndarray, away: np.ndarray, stops: np.ndarray, raider_first: np.ndarray) -> np.ndarray:
     """``int64[N, G, R]``: the slack (moves, see the module) of each of ``G`` defenders against each of
     ``R`` raiders: the least over the entries of ``s + 1 - m``, ``s`` the raider's moves to the entry
-    and ``m`` the defender's rook steps to it, less one where the raider's side moves first.
+    and ``m`` the defender's steps to it, less one where the raider's side moves first.
 
     Args:
-        steps, entries: ``entry_steps``' answer.
-        guards: ``int[G]``, the squares of the defenders.
+        steps: ``entry_steps``' moves of each raider to each entry, ``int64[N, 4, R]``.
+        away: ``defender_steps``' answer, ``int64[N, 4, G]``.
         stops: ``bool[N, G, R]``, the defender stops the raider (False where either is not there).
         raider_first: ``bool[N]``, the raider's side moves first.
 
@@ -132,7 +173,6 @@ def race_slack(steps: np.ndarray, entries: np.ndarray, guards: np.ndarray, stops
         The slack, ``UNSTOPPED`` where the defender does not stop the raider, and for raiders more than
         ``HORIZON`` moves from every entry.
     """
-    away = MANHATTAN[np.maximum(entries, 0)][:, :, guards]  # [board, entry, defender]
     each = np.where(steps[:, :, None, :] <= HORIZON, steps[:, :, None, :] + 1 - away[:, :, :, None], -UNSTOPPED)
     slack = each.min(axis=1) - np.asarray(raider_first, dtype=np.int64)[:, None, None]
     return np.where(stops & (steps.min(axis=1) <= HORIZON)[:, None, :], slack, UNSTOPPED)
@@ -167,9 +207,9 @@ def flag_danger(boards: np.ndarray, to_move: np.ndarray, player: int) -> np.ndar
     now = (stops & (MANHATTAN[guards][:, raiding] == 1)[None]).any(axis=1) & me_first[:, None]
     stops &= ~now[:, None, :]  # a raider the player takes now is no race
     theirs_fixed = (owner == 1 - player) & (kind >= 0) & ~movable
-    steps = entry_steps((boards != LAKE) & ~theirs_fixed, (owner == player) & (kind == BOMB),
-                        flag_here.argmax(axis=1), (kind == MINER)[:, raiding], raiding)
-    slack = race_slack(*steps, guards, stops, ~me_first)
+    steps, entries = entry_steps((boards != LAKE) & ~theirs_fixed, (owner == player) & (kind == BOMB),
+                                 flag_here.argmax(axis=1), (kind == MINER)[:, raiding], raiding)
+    slack = race_slack(steps, defender_steps(boards == EMPTY, movable, entries, guards), stops, ~me_first)
     best = slack.max(axis=1)  # [board, raider]: the best defender's
     return np.where(best > UNSTOPPED, danger_of(best), 0.0).max(axis=1)
 
@@ -181,8 +221,11 @@ def guarding_move(view: PlayerView) -> Move | None:
     Raiders are the opponent's pieces that have moved or are revealed movable; a hidden one may be a Miner.
     Defenders are the player's pieces that beat or tie a raider for certain (revealed) or more likely than
     not (``beliefs.fight_odds`` over ``type_distributions``).  The most pressing race is the one of least slack
-    (``race_slack``, for its best defender); the answer is that defender's attack on the raider when it
-    stands next to it, else its move that widens the race most, then brings it nearest the raider."""
+    (``race_slack``, for its best defender) among those that still hold (slack 0 or more), or among all when
+    every race is lost: a move can save only a race that holds, and the raider of a lost one may not know
+    where the Flag is.  A race holds, at least with no move to spare, where a defender stands next to the
+    raider: the answer is then that defender's attack on it, else the best defender's move that widens the
+    race most, then brings it nearest the raider."""
     me = view.player
     flag = np.flatnonzero((view.owner == me) & (view.types == FLAG))
     movers = sorted({m.from_sq for m in view.legal_moves})
@@ -198,23 +241,31 @@ def guarding_move(view: PlayerView) -> Move | None:
     holds = FIGHT[kinds[guards]] >= 0  # [defender, type]: wins or ties, attacking
     odds = dist[raiding] @ holds.T  # [raider, defender]: ``fight_odds``' win + tie
     stops = np.where(hidden[raiding, None], odds > 0.5, holds[:, kinds[raiding]].T).T[None]
-    steps = entry_steps(((view.owner != 2) & ~((view.owner == 1 - me) & view.revealed & IMMOVABLE[kinds]))[None],
-                        ((view.owner == me) & (view.types == BOMB))[None], flag[:1],
-                        (hidden | (view.types == MINER))[None, raiding], raiding)
-    slack = race_slack(*steps, guards, stops, np.array([False]))[0]  # [defender, raider]
+    steps, entries = entry_steps(
+        ((view.owner != 2) & ~((view.owner == 1 - me) & view.revealed & IMMOVABLE[kinds]))[None],
+        ((view.owner == me) & (view.types == BOMB))[None], flag[:1], (hidden | (view.types == MINER))[None, raiding],
+        raiding)
+    empty = (view.owner < 0)[None]
+    movable = (((view.owner == me) & ~IMMOVABLE[kinds]) | raiders)[None]
+    slack = race_slack(steps, defender_steps(empty, movable, entries, guards), stops, np.array([False]))[0]
+    takes = stops[0] & (MANHATTAN[guards][:, raiding] == 1)  # [defender, raider]: can take it now
+    slack = np.where(takes & (slack > UNSTOPPED), np.maximum(slack, 0), slack)  # so a lost race still holds
     best = slack.max(axis=0)
     raced = best > UNSTOPPED
     if not raced.any() or best[raced].min() >= SLACK:
         return None
-    r = int(np.flatnonzero(raced)[best[raced].argmin()])
-    g = int(slack[:, r].argmax())
+    pressing = np.flatnonzero(raced & (best >= 0)) if (raced & (best >= 0)).any() else np.flatnonzero(raced)
+    r = int(pressing[best[pressing].argmin()])
+    g = int(np.flatnonzero(takes[:, r])[0]) if takes[:, r].any() else int(slack[:, r].argmax())
     guard, raider = int(guards[g]), int(raiding[r])
     moves = [m for m in view.legal_moves if m.from_sq == guard]
     if any(m.to_sq == raider for m in moves):
         return Move(guard, raider)
 
     def widened(m: Move) -> int:
-        return int(race_slack(steps[0][:, :, r:r + 1], steps[1], np.array([m.to_sq]), stops[:, g:g + 1, r:r + 1],
-                              np.array([True]))[0, 0, 0])
+        after = empty.copy()
+        after[0, guard] = True
+        return int(race_slack(steps[:, :, r:r + 1], defender_steps(after, movable, entries, np.array([m.to_sq])),
+                              stops[:, g:g + 1, r:r + 1], np.array([True]))[0, 0, 0])
 
     return max(moves, key=lambda m: (widened(m), -MANHATTAN[m.to_sq, raider]))
