@@ -14,10 +14,11 @@ from hypothesis import strategies as st
 from deepnash.arena.raids import RAIDS, defence_exists
 from deepnash.game import Game, Move
 from deepnash.game.codes import code_of
-from deepnash.game.pieces import BOMB
+from deepnash.game.pieces import BOMB, CAPTAIN, FLAG, MARSHAL, MINER, SCOUT
 from deepnash.game.squares import parse_square
 from deepnash.infostate.view import PlayerView
-from deepnash.testtime.flag_guard import GUARD_HORIZON, HORIZON, defender_steps, flag_danger, guarding_move, raid_steps
+from deepnash.testtime.flag_guard import (GUARD_HORIZON, HORIZON, defender_steps, flag_danger, guarding_move,
+                                          raid_steps, scout_in_line)
 from deepnash.testtime.search import Search, SearchConfig
 
 DOI = next(r for r in RAIDS if r.name == "doi-b-file")
@@ -157,6 +158,65 @@ def test_the_guard_takes_a_raider_beside_the_flag_before_it_widens_another_race(
     flags[[parse_square("b2"), parse_square("e4")]] = 3  # revealed and moved
     game = Game.from_state(game.variant, game.state.board[0].copy(), flags, turn=0)
     assert guarding_move(PlayerView.of(game, 0)) == Move.parse("c2-b2")
+
+
+def test_a_hidden_piece_that_may_be_a_miner_is_raced_as_one():
+    """The lost race of the lost game with a Captain, which no Bomb lets through, in place of the Miner: no
+    danger on that board, unless the raider's square is marked as one that may hold a Miner."""
+    game = _played(["c7-c8", "b6-b5", "c8-c7", "b5-b4"])
+    board = game.state.board[:1].copy()
+    board[0, parse_square("b4")] = code_of(1, CAPTAIN)
+    may_mine = np.zeros(100, dtype=bool)
+    assert flag_danger(board, np.array([0]), 0, may_mine)[0] == 0.0
+    may_mine[parse_square("b4")] = True
+    assert flag_danger(board, np.array([0]), 0, may_mine)[0] == 1.0
+
+
+def _plain_scout_in_line(board: np.ndarray, player: int) -> bool:
+    """The slow reference for ``scout_in_line``: walk each row and column from the Flag, square by square."""
+    flag = [sq for sq in range(100) if board[sq] == code_of(player, FLAG)]
+    if not flag:
+        return False
+    row, col = divmod(flag[0], 10)
+    for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        r, c = row + dr, col + dc
+        while 0 <= r < 10 and 0 <= c < 10 and board[r * 10 + c] == 0:
+            r, c = r + dr, c + dc
+        if 0 <= r < 10 and 0 <= c < 10 and board[r * 10 + c] == code_of(1 - player, SCOUT):
+            return True
+    return False
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from([0, 0, 0, code_of(1, SCOUT), code_of(0, SCOUT), code_of(1, MINER), -1]),
+                min_size=100, max_size=100), st.integers(0, 99), st.integers(0, 1))
+def test_a_scout_in_line_agrees_with_a_walk_from_the_flag(cells, flag, player):
+    board = np.array(cells, dtype=np.int8)
+    board[flag] = code_of(player, FLAG)
+    assert scout_in_line(board[None], player)[0] == _plain_scout_in_line(board, player)
+
+
+def test_a_scout_with_a_clear_line_to_the_flag_is_a_lost_race_when_it_moves_next():
+    """Blue's Scout on e5, Red's Flag on e1 behind e2 to e4: lost with Blue to move, though Red's Marshal
+    stands beside e2; not with Red to move, nor with the Marshal in the way."""
+    game = Game.from_diagram("""
+        10 .. .. .. .. .. .. .. .. bB bF
+         9 .. .. .. .. .. .. .. .. .. ..
+         8 .. .. .. .. .. .. .. .. .. ..
+         7 .. .. .. .. .. .. .. .. .. ..
+         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         5 .. .. ~~ ~~ b2 .. ~~ ~~ .. ..
+         4 .. .. .. .. .. .. .. .. .. ..
+         3 .. .. .. .. .. .. .. .. .. ..
+         2 .. .. .. rM .. .. .. .. .. ..
+         1 .. .. .. rB rF rB .. .. .. ..
+    """)
+    board = game.state.board[:1].copy()
+    assert flag_danger(board, np.array([1]), 0)[0] == 1.0  # the Marshal beside e2 wins a race of steps
+    assert flag_danger(board, np.array([0]), 0)[0] == 0.0
+    board[0, parse_square("e3")] = code_of(0, MARSHAL)
+    board[0, parse_square("d2")] = 0
+    assert flag_danger(board, np.array([1]), 0)[0] == 0.0
 
 
 def _uniform(obs: np.ndarray, follows: np.ndarray | None = None) -> np.ndarray:

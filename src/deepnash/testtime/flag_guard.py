@@ -24,8 +24,8 @@ import numpy as np
 
 from ..game import Move
 from ..game import kernels as K
-from ..game.codes import EMPTY, LAKE, owners, types
-from ..game.pieces import BOMB, FLAG, MINER, NUM_TYPES
+from ..game.codes import EMPTY, LAKE, code_of, owners, types
+from ..game.pieces import BOMB, FLAG, MINER, NUM_TYPES, SCOUT
 from ..infostate.beliefs import FIGHT, IMMOVABLE, type_distributions
 from ..infostate.view import UNKNOWN, PlayerView
 
@@ -184,26 +184,59 @@ def danger_of(slack: np.ndarray) -> np.ndarray:
     return np.where(slack < 0, 1.0, HELD * np.clip((SLACK - slack) / SLACK, 0.0, 1.0))
 
 
-def flag_danger(boards: np.ndarray, to_move: np.ndarray, player: int) -> np.ndarray:
+def scout_in_line(boards: np.ndarray, player: int) -> np.ndarray:
+    """``bool[N]``: on complete boards ``int8[N, 100]``, an opponent Scout has a clear straight line to
+    ``player``'s Flag (only empty squares between them), so that it takes the Flag with its next move."""
+    n = len(boards)
+    every = np.arange(n)
+    kind, owner = types(boards), owners(boards)
+    flag_here = (owner == player) & (kind == FLAG)
+    start = np.where(flag_here.any(axis=1), flag_here.argmax(axis=1), -1)
+    seen = np.zeros(n, dtype=bool)
+    for direction in range(4):
+        sq = start
+        for _ in range(9):  # outwards from the Flag, until a piece, a lake or the edge
+            sq = np.where(sq >= 0, K.NEIGHBOUR[np.maximum(sq, 0), direction], -1)
+            at = np.maximum(sq, 0)
+            seen |= (sq >= 0) & (owner[every, at] == 1 - player) & (kind[every, at] == SCOUT)
+            sq = np.where(boards[every, at] == EMPTY, sq, -1)
+    return seen
+
+
+def flag_danger(boards: np.ndarray, to_move: np.ndarray, player: int,
+                may_mine: np.ndarray | None = None) -> np.ndarray:
     """``float64[N]`` in [0, 1]: how near an opponent piece is to taking ``player``'s Flag before a defender
     can stop it, on complete boards ``int8[N, 100]``, ``to_move: int[N]`` the player to move.
+
+    ``may_mine: bool[100]`` marks the squares whose opponent piece may be a Miner on public information
+    (hidden, while a Miner is unaccounted for): each such piece is raced as the type its board gives it and
+    as a Miner, and the worse race counts, since a sample seldom makes a piece the Miner that clears the
+    Bombs beside the Flag.
 
     Every movable opponent piece is raced (``race_slack``) against ``player``'s movable pieces that beat
     or tie it when attacking (``beliefs.FIGHT``); a race's slack is its best defender's, its danger
     ``danger_of`` that, and 0 when ``player``, to move, can attack the raider now with such a piece.  A
-    board's danger is its most dangerous race's; 0 where ``player`` has no Flag."""
+    board's danger is its most dangerous race's, and 1 where the opponent is to move with a Scout in line
+    with the Flag (``scout_in_line``: the races count steps, not a Scout's runs); 0 where ``player`` has
+    no Flag."""
     kind, owner = types(boards), owners(boards)
     k = np.clip(kind, 0, None).astype(np.int64)
+    if may_mine is not None:
+        as_miner = may_mine[None] & (owner == 1 - player) & (kind >= 0) & ~IMMOVABLE[k] & (kind != MINER)
+        if as_miner.any():
+            miners = np.where(as_miner, code_of(1 - player, MINER), boards).astype(boards.dtype)
+            return np.maximum(flag_danger(boards, to_move, player), flag_danger(miners, to_move, player))
     flag_here = (owner == player) & (kind == FLAG)
     movable = (kind >= 0) & ~IMMOVABLE[k]
     raiders = (owner == 1 - player) & movable & flag_here.any(axis=1)[:, None]
+    me_first = np.asarray(to_move) == player
+    shot = np.where(~me_first & scout_in_line(boards, player), 1.0, 0.0)
     if not raiders.any():
-        return np.zeros(len(boards))
+        return shot
     mine = (owner == player) & movable
     guards, raiding = np.flatnonzero(mine.any(axis=0)), np.flatnonzero(raiders.any(axis=0))
     kg, kr = k[:, guards], k[:, raiding]
     stops = mine[:, guards, None] & raiders[:, None, raiding] & (FIGHT[kg[:, :, None], kr[:, None, :]] >= 0)
-    me_first = np.asarray(to_move) == player
     now = (stops & (MANHATTAN[guards][:, raiding] == 1)[None]).any(axis=1) & me_first[:, None]
     stops &= ~now[:, None, :]  # a raider the player takes now is no race
     theirs_fixed = (owner == 1 - player) & (kind >= 0) & ~movable
@@ -211,7 +244,7 @@ def flag_danger(boards: np.ndarray, to_move: np.ndarray, player: int) -> np.ndar
                                  flag_here.argmax(axis=1), (kind == MINER)[:, raiding], raiding)
     slack = race_slack(steps, defender_steps(boards == EMPTY, movable, entries, guards), stops, ~me_first)
     best = slack.max(axis=1)  # [board, raider]: the best defender's
-    return np.where(best > UNSTOPPED, danger_of(best), 0.0).max(axis=1)
+    return np.maximum(np.where(best > UNSTOPPED, danger_of(best), 0.0).max(axis=1), shot)
 
 
 def guarding_move(view: PlayerView) -> Move | None:

@@ -36,13 +36,13 @@ from ..env.vector import VectorEnv
 from ..game import Move, Variant
 from ..game import kernels as K
 from ..game.codes import EMPTY, owners, types
-from ..game.pieces import BOMB, FLAG, MARSHAL, SCOUT, SPY
+from ..game.pieces import BOMB, FLAG, MARSHAL, MINER, SCOUT, SPY
 from ..infostate.beliefs import (FIGHT, IMMOVABLE, PEOPLE_PIECE_VALUE, PIECE_VALUE, fight_odds, hidden_counts,
                                  type_distributions)
 from ..infostate.determinize import load_determinization, sample_hidden
 from ..infostate.observe import move_rows
 from ..infostate.setup_stats import deployment_weights
-from ..infostate.view import PlayerView
+from ..infostate.view import UNKNOWN, PlayerView
 from .clock import GameClock, critical_move
 from .flag_guard import flag_danger, guarding_move, path_steps
 from .memory import MemoryHeuristic
@@ -431,7 +431,11 @@ class Search:
         for step in range(2):
             self._step(env, np.tile(first[:, step], k), result, drawn, me)
         # the raids after the candidate move, before the rollouts blur them (``flag_guard``)
-        danger = cfg.guard * flag_danger(env.state.board, env.player, me) if cfg.guard > 0 else np.zeros(k * m)
+        if cfg.guard > 0:
+            may_mine = (view.owner == 1 - me) & (view.types == UNKNOWN) & (type_distributions(view)[:, MINER] > 0)
+            danger = cfg.guard * flag_danger(env.state.board, env.player, me, may_mine)
+        else:
+            danger = np.zeros(k * m)
         for _ in range(2 * cfg.depth):
             live = np.isnan(result)
             if not live.any():
