@@ -17,8 +17,8 @@ from deepnash.game.codes import code_of
 from deepnash.game.pieces import BOMB, CAPTAIN, FLAG, MARSHAL, MINER, SCOUT
 from deepnash.game.squares import parse_square
 from deepnash.infostate.view import PlayerView
-from deepnash.testtime.flag_guard import (GUARD_HORIZON, HORIZON, defender_steps, flag_danger, guarding_move,
-                                          raid_steps, scout_in_line)
+from deepnash.testtime.flag_guard import (GUARD_HORIZON, HORIZON, MAY_MINE, defender_steps, flag_danger,
+                                          guarding_move, raid_steps, scout_in_line)
 from deepnash.testtime.search import Search, SearchConfig
 
 DOI = next(r for r in RAIDS if r.name == "doi-b-file")
@@ -162,14 +162,15 @@ def test_the_guard_takes_a_raider_beside_the_flag_before_it_widens_another_race(
 
 def test_a_hidden_piece_that_may_be_a_miner_is_raced_as_one():
     """The lost race of the lost game with a Captain, which no Bomb lets through, in place of the Miner: no
-    danger on that board, unless the raider's square is marked as one that may hold a Miner."""
+    danger on that board, unless the raider's square is marked as one that may hold a Miner, where the lost
+    race counts at its weight."""
     game = _played(["c7-c8", "b6-b5", "c8-c7", "b5-b4"])
     board = game.state.board[:1].copy()
     board[0, parse_square("b4")] = code_of(1, CAPTAIN)
     may_mine = np.zeros(100, dtype=bool)
     assert flag_danger(board, np.array([0]), 0, may_mine)[0] == 0.0
     may_mine[parse_square("b4")] = True
-    assert flag_danger(board, np.array([0]), 0, may_mine)[0] == 1.0
+    assert flag_danger(board, np.array([0]), 0, may_mine)[0] == MAY_MINE
 
 
 def _plain_scout_in_line(board: np.ndarray, player: int) -> bool:

@@ -45,6 +45,11 @@ HELD = 0.1
 MANHATTAN = np.abs(np.arange(100)[:, None] // 10 - np.arange(100)[None] // 10) \
     + np.abs(np.arange(100)[:, None] % 10 - np.arange(100)[None] % 10)
 
+#: The weight of the race of a piece that may be a Miner, run as a Miner whatever its sample's type
+#: (``flag_danger``): below 1, so that where every candidate loses that race on every sample, the
+#: candidates' values still tell them apart.
+MAY_MINE = 0.5
+
 #: Slack given to a raider no defender can stop (beyond any ``SLACK``: it is not raced).
 UNSTOPPED = -100
 
@@ -209,9 +214,9 @@ def flag_danger(boards: np.ndarray, to_move: np.ndarray, player: int,
     can stop it, on complete boards ``int8[N, 100]``, ``to_move: int[N]`` the player to move.
 
     ``may_mine: bool[100]`` marks the squares whose opponent piece may be a Miner on public information
-    (hidden, while a Miner is unaccounted for): each such piece is raced as the type its board gives it and
-    as a Miner, and the worse race counts, since a sample seldom makes a piece the Miner that clears the
-    Bombs beside the Flag.
+    (hidden, while a Miner is unaccounted for): each such piece is also raced as a Miner, and that race's
+    danger, times ``MAY_MINE``, counts where it is the greater, since a sample seldom makes a piece the Miner
+    that clears the Bombs beside the Flag.
 
     Every movable opponent piece is raced (``race_slack``) against ``player``'s movable pieces that beat
     or tie it when attacking (``beliefs.FIGHT``); a race's slack is its best defender's, its danger
@@ -225,7 +230,7 @@ def flag_danger(boards: np.ndarray, to_move: np.ndarray, player: int,
         as_miner = may_mine[None] & (owner == 1 - player) & (kind >= 0) & ~IMMOVABLE[k] & (kind != MINER)
         if as_miner.any():
             miners = np.where(as_miner, code_of(1 - player, MINER), boards).astype(boards.dtype)
-            return np.maximum(flag_danger(boards, to_move, player), flag_danger(miners, to_move, player))
+            return np.maximum(flag_danger(boards, to_move, player), MAY_MINE * flag_danger(miners, to_move, player))
     flag_here = (owner == player) & (kind == FLAG)
     movable = (kind >= 0) & ~IMMOVABLE[k]
     raiders = (owner == 1 - player) & movable & flag_here.any(axis=1)[:, None]
