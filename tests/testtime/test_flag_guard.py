@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from deepnash.arena.raids import RAIDS, defence_exists
 from deepnash.game import Game, Move
-from deepnash.game.codes import code_of
+from deepnash.game.codes import code_of, owners, types
 from deepnash.game.pieces import BOMB, CAPTAIN, FLAG, MARSHAL, MINER, SCOUT
 from deepnash.game.squares import parse_square
 from deepnash.infostate.view import PlayerView
@@ -128,6 +128,9 @@ def test_a_lost_race_is_danger_one_and_a_raider_within_reach_is_none():
     board[0, parse_square("e1")] = 0
     assert flag_danger(board, np.array([0]), 0)[0] == 0.0  # taken at once (the Marshal and Colonel cannot pass Bombs)
     assert flag_danger(board, np.array([0]), 1)[0] == 0.0  # Blue has no raid on Blue's Flag
+    red_movable = (owners(board) == 0) & ~np.isin(types(board), [FLAG, BOMB])
+    board[red_movable] = 0  # Red has nothing left to move (its last piece fell in the candidate's battle)
+    assert flag_danger(board, np.array([1]), 0)[0] == 0.0  # an unstopped raider is not raced
 
 
 def test_the_guarding_move_brings_the_defender_that_is_in_time():

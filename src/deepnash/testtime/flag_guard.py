@@ -248,7 +248,7 @@ def flag_danger(boards: np.ndarray, to_move: np.ndarray, player: int,
     steps, entries = entry_steps((boards != LAKE) & ~theirs_fixed, (owner == player) & (kind == BOMB),
                                  flag_here.argmax(axis=1), (kind == MINER)[:, raiding], raiding)
     slack = race_slack(steps, defender_steps(boards == EMPTY, movable, entries, guards), stops, ~me_first)
-    best = slack.max(axis=1)  # [board, raider]: the best defender's
+    best = slack.max(axis=1, initial=UNSTOPPED)  # [board, raider]: the best defender's (none: unstopped)
     return np.maximum(np.where(best > UNSTOPPED, danger_of(best), 0.0).max(axis=1), shot)
 
 
