@@ -132,7 +132,8 @@ class SearchConfig:
             not the prior, decides the last moves before a draw.  0: a draw is worth 0.
         guard: how much a raid on the player's Flag costs, in [0, 1] (``flag_guard``): a leaf's value ``v``
             becomes ``v (1 - guard D) - guard D``, ``D`` the ``flag_danger`` of its sample right after the
-            candidate move (an opponent piece racing a defender to the Flag; 1 when the race is lost), and
+            candidate move (an opponent piece racing a defender to the Flag, a hidden one that may be a
+            Miner also as a Miner at half weight; 1 when the race is lost), and
             the candidates always hold the ``guarding_move`` of the most pressing raid on public
             information, in place of the lowest-ranked one.  0: raids are left to the rollouts.
         attack: which attack ``contempt`` adds to the candidates, among those that may not lose on public
