@@ -104,7 +104,7 @@ def arena(
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
 ) -> None:
     """Play every pair of agents, both colours, and print the match table and ratings."""
-    from .arena import run_tournament
+    from .arena import AgentCrashed, run_tournament
     from .arena.report import print_tournament
     from .game import get_variant
 
@@ -115,6 +115,9 @@ def arena(
         v = v.with_rules(two_squares=False, more_squares=False)
     try:
         result = run_tournament(agents, games, v, seed, workers, out, explain=explain)
+    except AgentCrashed as e:
+        typer.echo(f"error: the match stopped: {e} (the records of the games before it are kept)", err=True)
+        raise typer.Exit(1) from None
     except ValueError as e:
         raise typer.BadParameter(str(e)) from None
     if as_json:

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from deepnash.agents.random_agent import RandomAgent
-from deepnash.arena import MatchResult, referee, referee_game, run_match, run_tournament
+from deepnash.arena import AgentCrashed, MatchResult, referee, referee_game, run_match, run_tournament
 from deepnash.arena.stats import bradley_terry, wilson
 from deepnash.cli import app
 from deepnash.game import BARRAGE, Termination
@@ -95,6 +95,38 @@ def test_each_side_is_charged_its_own_thinking_time(monkeypatch):
     assert t["a_mean"] == pytest.approx(np.mean([games[0].seconds[0], games[1].seconds[1]]))
     assert t["b_max"] == pytest.approx(max(games[0].seconds[1], games[1].seconds[0]))
     assert t["a_mean"] > 3 * t["b_mean"]
+
+
+class Broken(RandomAgent):
+    """Raises on its third move, as an agent with a bug would."""
+
+    name = "broken"
+
+    def act(self, view):
+        if view.ply >= 4:
+            raise ValueError("zero-size array")
+        return super().act(view)
+
+
+def test_an_agent_that_raises_stops_the_match_naming_itself_the_ply_and_the_game():
+    with pytest.raises(AgentCrashed, match=r"broken \(Blue\) raised ValueError at ply 5 of the game of seed 3: "
+                                           r"zero-size array") as crash:
+        referee_game(RandomAgent(), Broken(), BARRAGE, seed=3)
+    assert isinstance(crash.value.__cause__, ValueError)
+
+
+def test_the_arena_command_reports_a_crashed_agent_and_fails(monkeypatch):
+    plain = RandomAgent.act
+
+    def act(self, view):
+        if view.ply >= 4:
+            raise ValueError("zero-size array")
+        return plain(self, view)
+
+    monkeypatch.setattr(RandomAgent, "act", act)
+    r = CliRunner().invoke(app, ["arena", "random", "greedy", "--games", "2", "--variant", "barrage"])
+    assert r.exit_code == 1
+    assert "the match stopped: random (Red) raised ValueError at ply 4 of the game of seed 0" in r.output
 
 
 def test_bad_arguments():

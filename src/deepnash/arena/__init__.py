@@ -1,6 +1,6 @@
 """Matches between agents, judged by our engine: tables with confidence intervals, ratings, saved records."""
 
 from .match import MatchResult, TournamentResult, run_match, run_tournament
-from .referee import GameResult, referee_game
+from .referee import AgentCrashed, GameResult, referee_game
 
-__all__ = ["GameResult", "MatchResult", "TournamentResult", "referee_game", "run_match", "run_tournament"]
+__all__ = ["AgentCrashed", "GameResult", "MatchResult", "TournamentResult", "referee_game", "run_match", "run_tournament"]

@@ -3,7 +3,9 @@
 A failing agent is one that raises ``AgentFailure`` (an external program that
 crashed, timed out, answered nonsense or surrendered), returns a setup the
 variant does not allow, or returns an illegal move.  It loses the game and
-the result carries the UCC 2012 manager's result code and the reason.
+the result carries the UCC 2012 manager's result code and the reason.  Any
+other exception an agent raises is a bug in this process, not a forfeit: it
+stops the match as ``AgentCrashed``, which names the agent, the ply and the game.
 """
 
 from __future__ import annotations
@@ -19,6 +21,16 @@ from ..game import Game, IllegalMoveError, InvalidSetupError, Termination, Varia
 from ..game.state import deployment, deployment_types
 from ..infostate.view import MoveRecord, PlayerView, push_recorded
 from ..notation.gravon import GravonRecord, ResultType, record_from_game
+
+
+class AgentCrashed(RuntimeError):
+    """An agent raised an exception other than ``AgentFailure``; the message names the agent, its colour,
+    the ply and the game's seed, and the original exception is the cause."""
+
+
+def _crashed(name: str, player: int, ply: int, seed: int, error: Exception) -> AgentCrashed:
+    return AgentCrashed(f"{name} ({'Red' if player == 0 else 'Blue'}) raised {type(error).__name__} at ply {ply} "
+                        f"of the game of seed {seed}: {error}")
 
 
 @dataclass(frozen=True)
@@ -94,6 +106,8 @@ def referee_game(red: Agent, blue: Agent, variant: Variant, seed: int) -> GameRe
             except AgentFailure as e:
                 failure = (p, e)
                 break
+            except Exception as e:
+                raise _crashed(names[p], p, 0, seed, e) from e
         if failure is None:
             game = Game(variant, setups[0], setups[1])
             while not game.is_over():
@@ -108,6 +122,8 @@ def referee_game(red: Agent, blue: Agent, variant: Variant, seed: int) -> GameRe
                     failure = (p, e)
                 except IllegalMoveError as e:
                     failure = (p, AgentFailure("ILLEGAL", str(e)))
+                except Exception as e:
+                    raise _crashed(names[p], p, game.ply, seed, e) from e
                 if failure is not None:
                     game.resign(p)
     finally:
