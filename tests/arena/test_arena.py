@@ -97,15 +97,20 @@ def test_each_side_is_charged_its_own_thinking_time(monkeypatch):
     assert t["a_mean"] > 3 * t["b_mean"]
 
 
-class Broken(RandomAgent):
-    """Raises on its third move, as an agent with a bug would."""
+def _breaking(act):
+    """``act``, raising from ply 4 on (a side's third move), as an agent with a bug would."""
 
-    name = "broken"
-
-    def act(self, view):
+    def broken_act(self, view):
         if view.ply >= 4:
             raise ValueError("zero-size array")
-        return super().act(view)
+        return act(self, view)
+
+    return broken_act
+
+
+class Broken(RandomAgent):
+    name = "broken"
+    act = _breaking(RandomAgent.act)
 
 
 def test_an_agent_that_raises_stops_the_match_naming_itself_the_ply_and_the_game():
@@ -116,14 +121,7 @@ def test_an_agent_that_raises_stops_the_match_naming_itself_the_ply_and_the_game
 
 
 def test_the_arena_command_reports_a_crashed_agent_and_fails(monkeypatch):
-    plain = RandomAgent.act
-
-    def act(self, view):
-        if view.ply >= 4:
-            raise ValueError("zero-size array")
-        return plain(self, view)
-
-    monkeypatch.setattr(RandomAgent, "act", act)
+    monkeypatch.setattr(RandomAgent, "act", _breaking(RandomAgent.act))
     r = CliRunner().invoke(app, ["arena", "random", "greedy", "--games", "2", "--variant", "barrage"])
     assert r.exit_code == 1
     assert "the match stopped: random (Red) raised ValueError at ply 4 of the game of seed 0" in r.output

@@ -376,6 +376,9 @@ class Search:
             budget = self._game_clock.budget(view.variant, view.ply, critical_move(view, cands, raid))
         if len(ranked) > 1 and (self._game_clock is None or self.clock() + self._round_seconds <= start + budget):
             draw = self._sampler(view)
+            # squares whose hidden piece ``flag_danger`` also races as a Miner: the same every round
+            may_mine = ((view.owner == 1 - view.player) & (view.types == UNKNOWN)
+                        & (type_distributions(view)[:, MINER] > 0)) if cfg.guard > 0 else None
             control = cfg.control_variate and cfg.leaf != "value"
             if control:  # the expected score of each candidate's own battle
                 worth = piece_values(cfg.piece_values, view.variant)
@@ -384,7 +387,7 @@ class Search:
             while True:
                 t0 = self.clock()
                 hidden = draw(rng, cfg.samples)
-                total += self._round(view, cands, hidden, rng)
+                total += self._round(view, cands, hidden, rng, may_mine)
                 if control:
                     total -= battle_scores(view, cands, hidden, worth, base).sum(axis=0) - cfg.samples * expected
                 n += cfg.samples
@@ -411,8 +414,10 @@ class Search:
         r = float(counter_nearness(view.moves_since_attack, view.ply, view.variant))
         return cfg.alpha / max(1.0 - r * r, 1.0 / MAX_STEP_GAIN)
 
-    def _round(self, view: PlayerView, cands: list[Move], hidden: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """The summed leaf values of each candidate over the determinisations ``hidden: int8[K, 100]``."""
+    def _round(self, view: PlayerView, cands: list[Move], hidden: np.ndarray, rng: np.random.Generator,
+               may_mine: np.ndarray | None) -> np.ndarray:
+        """The summed leaf values of each candidate over the determinisations ``hidden: int8[K, 100]``
+        (``may_mine: bool[100]``, with ``guard``: the squares ``flag_danger`` also races as a Miner's)."""
         cfg, me = self.config, view.player
         k, m = len(hidden), len(cands)
         env, self._asked = self._batch(view, k * m), None
@@ -432,11 +437,8 @@ class Search:
         for step in range(2):
             self._step(env, np.tile(first[:, step], k), result, drawn, me)
         # the raids after the candidate move, before the rollouts blur them (``flag_guard``)
-        if cfg.guard > 0:
-            may_mine = (view.owner == 1 - me) & (view.types == UNKNOWN) & (type_distributions(view)[:, MINER] > 0)
-            danger = cfg.guard * flag_danger(env.state.board, env.player, me, may_mine)
-        else:
-            danger = np.zeros(k * m)
+        danger = (cfg.guard * flag_danger(env.state.board, env.player, me, may_mine) if cfg.guard > 0
+                  else np.zeros(k * m))
         for _ in range(2 * cfg.depth):
             live = np.isnan(result)
             if not live.any():
