@@ -120,6 +120,39 @@ def test_a_defender_walled_in_by_bombs_is_raced_by_the_way_round(walls):
     assert lost == (not defence_exists(game, parse_square("b6"), 16))
 
 
+def test_a_raider_does_not_go_round_the_flag_through_another_entry():
+    """Blue's Miner on e1 takes the Bomb on d1, then the Flag; Red's Major on d2 takes it on d1 if it stays
+    put, so Red's Captain waits and the Flag holds (the exhaustive search agrees; Blue's Marshal on b2
+    cannot pass the Bombs).  A path to the entry b1 through d1 and c2, shorter than the Major's way round
+    the Marshal, once called that race lost whatever Red played (game 8 of the 2026-11-29 run against
+    ``cautious``, where the Major then walked away)."""
+    game = Game.from_diagram("""
+        10 .. .. .. .. .. .. .. .. bB bF
+         9 .. .. .. .. .. .. .. .. .. ..
+         8 .. .. .. .. .. .. .. .. .. ..
+         7 .. .. .. .. .. .. .. .. .. ..
+         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         4 .. .. .. .. .. .. .. r6 .. ..
+         3 .. .. .. .. .. .. .. .. .. ..
+         2 rB bM rB r8 .. .. .. .. .. ..
+         1 rB rB rF rB b3 .. .. .. .. ..
+    """)
+    flags = np.zeros(100, np.uint8)
+    flags[parse_square("e1")] = 2  # moved
+    flags[parse_square("b2")] = 3  # revealed and moved
+    game = Game.from_state(game.variant, game.state.board[0].copy(), flags, turn=0)
+    assert defence_exists(game, parse_square("e1"), 12)
+
+    def after(move: str) -> float:
+        g = game.copy()
+        g.push(move)
+        return flag_danger(g.state.board[:1].copy(), np.array([g.turn]), 0)[0]
+
+    assert after("h4-h3") < 1.0
+    assert after("d2-e2") == 1.0
+
+
 def test_a_lost_race_is_danger_one_and_a_raider_within_reach_is_none():
     game = _played(["c7-c8", "b6-b5", "c8-c7", "b5-b4"])
     board = game.state.board[:1].copy()

@@ -105,18 +105,23 @@ def entry_steps(open_sq: np.ndarray, own_bomb: np.ndarray, flag: np.ndarray, min
     Returns:
         ``(steps int64[N, 4, R], entries int64[N, 4])``: the Flag's four neighbours (-1 off the board or
         where no raider may step) and each raider's moves to each (``raid_steps``; ``HORIZON + 1``
-        beyond ``HORIZON`` or where it cannot).
+        beyond ``HORIZON`` or where it cannot), by paths that cross none of the Flag's other neighbours:
+        a raider there is next to the Flag already, and its race is that entry's.
     """
     n = len(flag)
     every = np.arange(n)
     steps = np.full((n, 4, len(raiders)), HORIZON + 1, dtype=np.int64)
     entries = np.full((n, 4), -1, dtype=np.int64)
-    for side, entry in enumerate(K.NEIGHBOUR[flag].T):  # [board]: one direction's entry square
+    around = K.NEIGHBOUR[flag]  # [board, 4]: the Flag's neighbours, -1 off the board
+    for side, entry in enumerate(around.T):  # [board]: one direction's entry square
         for is_miner in (False, True):
             if not (miner == is_miner).any():
                 continue
             crossable = open_sq & (is_miner | ~own_bomb)
             crossable[every, flag] = False
+            for other in range(4):  # a raider on another of the Flag's neighbours has already arrived
+                if other != side:
+                    crossable[every[around[:, other] >= 0], around[around[:, other] >= 0, other]] = False
             target = np.where((entry >= 0) & crossable[every, np.maximum(entry, 0)], entry, -1)
             entries[:, side] = np.maximum(entries[:, side], target)
             arrive = raid_steps(crossable, target)[:, raiders]  # [board, raider]
