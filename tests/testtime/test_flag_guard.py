@@ -19,6 +19,7 @@ from deepnash.game.squares import parse_square
 from deepnash.infostate.view import PlayerView
 from deepnash.testtime.flag_guard import (GUARD_HORIZON, HORIZON, MAY_MINE, defender_steps, flag_danger,
                                           guarding_move, raid_steps, scout_in_line)
+from deepnash.testtime import search as search_module
 from deepnash.testtime.search import Search, SearchConfig
 
 DOI = next(r for r in RAIDS if r.name == "doi-b-file")
@@ -196,6 +197,56 @@ def test_the_guard_takes_a_raider_beside_the_flag_before_it_widens_another_race(
     assert guarding_move(PlayerView.of(game, 0)) == Move.parse("c2-b2")
 
 
+def _blocked(miner: str) -> Game:
+    """Red's Lieutenant on d2 behind Red's own Scout on c2, on its way to the Bombs round the Flag on a1;
+    Blue's Miner (revealed) on ``miner``."""
+    game = Game.from_diagram("""
+        10 .. .. .. .. .. .. .. .. bB bF
+         9 .. .. .. .. .. .. .. .. .. ..
+         8 .. .. .. .. .. .. .. .. .. ..
+         7 .. .. .. .. .. .. .. .. .. ..
+         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         4 .. .. .. .. .. .. .. .. .. ..
+         3 .. .. .. .. .. .. .. .. .. ..
+         2 rB .. r2 r5 .. .. .. .. .. ..
+         1 rF rB .. rB .. .. .. .. r9 ..
+    """)
+    board = game.state.board[0].copy()
+    board[parse_square(miner)] = code_of(1, MINER)
+    flags = np.zeros(100, np.uint8)
+    flags[parse_square(miner)] = 3  # revealed and moved
+    return Game.from_state(game.variant, board, flags, turn=0)
+
+
+def _danger_after(game: Game, move: Move) -> float:
+    g = game.copy()
+    g.push(move)
+    return float(flag_danger(g.state.board[:1].copy(), np.array([g.turn]), 0)[0])
+
+
+def test_the_guard_moves_a_blocker_out_of_the_defenders_way():
+    """With the Miner on c3, every move of the Lieutenant loses the race; the Scout stepping to c1 opens
+    d2-c2-b2 and holds it (game 54 of the 2026-11-29 run against ``cautious``, where the guard proposed the
+    Lieutenant's moves alone)."""
+    game = _blocked("c3")
+    lieutenant = [m for m in game.legal_moves() if m.from_sq == parse_square("d2")]
+    assert all(_danger_after(game, m) == 1.0 for m in lieutenant)
+    assert guarding_move(PlayerView.of(game, 0)) == Move.parse("c2-c1")
+    assert _danger_after(game, Move.parse("c2-c1")) < 1.0
+
+
+@pytest.mark.parametrize("miner", ["a3", "b3", "c3", "a4", "b4", "c4", "a5", "b5"])
+def test_the_guard_answer_leaves_the_race_as_wide_as_any_quiet_move(miner):
+    """Every piece known, so public information is the whole board: the guard's answer leaves a danger no
+    move onto an empty square beats."""
+    game = _blocked(miner)
+    move = guarding_move(PlayerView.of(game, 0))
+    quiet = [m for m in game.legal_moves() if game.state.board[0, m.to_sq] == 0]
+    assert move in quiet
+    assert _danger_after(game, move) == min(_danger_after(game, m) for m in quiet)
+
+
 def test_a_hidden_piece_that_may_be_a_miner_is_raced_as_one():
     """The lost race of the lost game with a Captain, which no Bomb lets through, in place of the Miner: no
     danger on that board, unless the raider's square is marked as one that may hold a Miner, where the lost
@@ -285,3 +336,25 @@ def test_the_guard_brings_in_the_defence_and_scores_a_lost_race_as_a_loss():
     assert all(q == pytest.approx(-1.0) for m, q in guarded.items() if m not in defence)
     with pytest.raises(ValueError, match="guard"):
         SearchConfig(guard=2.0)
+
+
+def test_the_guard_answer_enters_with_a_tenth_of_the_top_prior(monkeypatch):
+    """People almost never play the Captain's step that keeps the Flag (a prior of one in a million here):
+    the search, which scores every other move a lost race, plays it only because the answer enters the
+    improvement with at least ``GUARD_PRIOR`` times the top move's prior."""
+    view = PlayerView.of(_played(["c7-c8", "b6-b5"]), 0)
+    prior = {m: (1e-6 if m.from_sq == parse_square("e1") else 1.0) for m in view.legal_moves}
+    total = sum(prior.values())
+    prior = {m: p / total for m, p in prior.items()}
+
+    def chosen() -> Move:
+        config = SearchConfig(samples=2, depth=0, candidates=3, rounds=1, leaf="gain", guard=1.0, alpha=10.0)
+        search = Search(_uniform, _zero, config)
+        search.reset(view.variant, 0)
+        result = search.run(view, prior, np.random.default_rng(0))
+        assert result.prior == prior  # the prior as given, in the result
+        return max(result.policy, key=result.policy.get)
+
+    assert chosen().from_sq == parse_square("e1")
+    monkeypatch.setattr(search_module, "GUARD_PRIOR", 0.0)
+    assert chosen().from_sq != parse_square("e1")

@@ -261,14 +261,16 @@ def guarding_move(view: PlayerView) -> Move | None:
     """The legal move that best answers the most pressing raid on ``view.player``'s Flag, from public
     information alone, or ``None`` when no race has less than ``SLACK`` moves of slack.
 
-    Raiders are the opponent's pieces that have moved or are revealed movable; a hidden one may be a Miner.
-    Defenders are the player's pieces that beat or tie a raider for certain (revealed) or more likely than
-    not (``beliefs.fight_odds`` over ``type_distributions``).  The most pressing race is the one of least slack
+    Raiders are the opponent's pieces that have moved or are revealed movable, each raced as what it is
+    (through no Bomb) and, where it may be a Miner, once more as one.  Defenders are the player's pieces that
+    beat or tie a raider for certain (revealed, or raced as a Miner) or more likely than not
+    (``beliefs.fight_odds`` over ``type_distributions``).  The most pressing race is the one of least slack
     (``race_slack``, for its best defender) among those that still hold (slack 0 or more), or among all when
     every race is lost: a move can save only a race that holds, and the raider of a lost one may not know
     where the Flag is.  A race holds, at least with no move to spare, where a defender stands next to the
-    raider: the answer is then that defender's attack on it, else the best defender's move that widens the
-    race most, then brings it nearest the raider."""
+    raider: the answer is then that defender's attack on it.  Otherwise every move of the player onto an
+    empty square is raced again (``answer``): a defender's step, or another piece stepping out of a
+    defender's way."""
     me = view.player
     flag = np.flatnonzero((view.owner == me) & (view.types == FLAG))
     movers = sorted({m.from_sq for m in view.legal_moves})
@@ -277,17 +279,23 @@ def guarding_move(view: PlayerView) -> Move | None:
     kinds = np.clip(view.types.astype(np.int64), 0, NUM_TYPES - 1)
     hidden = (view.owner == 1 - me) & (view.types == UNKNOWN)
     raiders = (view.owner == 1 - me) & (view.moved | (view.revealed & ~IMMOVABLE[kinds]))
-    dist = type_distributions(view)
-    guards, raiding = np.array(movers), np.flatnonzero(raiders)
-    if len(raiding) == 0:
+    if not raiders.any():
         return None
-    holds = FIGHT[kinds[guards]] >= 0  # [defender, type]: wins or ties, attacking
-    odds = dist[raiding] @ holds.T  # [raider, defender]: ``fight_odds``' win + tie
-    stops = np.where(hidden[raiding, None], odds > 0.5, holds[:, kinds[raiding]].T).T[None]
+    # each raider is raced as what it is, through no Bomb, and once more as a Miner where it may be one
+    # (``beats[type, raider]``: a defender of that type stops it, for certain or more likely than not)
+    holds = FIGHT >= 0  # [defender type, raider type]: wins or ties, attacking
+    dist = type_distributions(view)
+    as_miner = raiders & ((view.types == MINER) | (hidden & (dist[:, MINER] > 0)))
+    itself = raiders & (view.types != MINER)
+    raiding = np.concatenate([np.flatnonzero(itself), np.flatnonzero(as_miner)])
+    miner = np.arange(len(raiding)) >= itself.sum()
+    beats = np.where(miner[None], holds[:, [MINER]],
+                     np.where(hidden[raiding][None], (dist[raiding] @ holds.T).T > 0.5, holds[:, kinds[raiding]]))
     steps, entries = entry_steps(
         ((view.owner != 2) & ~((view.owner == 1 - me) & view.revealed & IMMOVABLE[kinds]))[None],
-        ((view.owner == me) & (view.types == BOMB))[None], flag[:1], (hidden | (view.types == MINER))[None, raiding],
-        raiding)
+        ((view.owner == me) & (view.types == BOMB))[None], flag[:1], miner[None], raiding)
+    guards = np.array(movers)
+    stops = beats[kinds[guards]][None]  # [1, defender, raider]
     empty = (view.owner < 0)[None]
     movable = (((view.owner == me) & ~IMMOVABLE[kinds]) | raiders)[None]
     slack = race_slack(steps, defender_steps(empty, movable, entries, guards), stops, np.array([False]))[0]
@@ -297,18 +305,40 @@ def guarding_move(view: PlayerView) -> Move | None:
     raced = best > UNSTOPPED
     if not raced.any() or best[raced].min() >= SLACK:
         return None
-    pressing = np.flatnonzero(raced & (best >= 0)) if (raced & (best >= 0)).any() else np.flatnonzero(raced)
+    holding = raced & (best >= 0)
+    pressing = np.flatnonzero(holding) if holding.any() else np.flatnonzero(raced)
     r = int(pressing[best[pressing].argmin()])
-    g = int(np.flatnonzero(takes[:, r])[0]) if takes[:, r].any() else int(slack[:, r].argmax())
-    guard, raider = int(guards[g]), int(raiding[r])
-    moves = [m for m in view.legal_moves if m.from_sq == guard]
-    if any(m.to_sq == raider for m in moves):
-        return Move(guard, raider)
+    if takes[:, r].any():
+        return Move(int(guards[np.flatnonzero(takes[:, r])[0]]), int(raiding[r]))
+    quiet = [m for m in view.legal_moves if view.owner[m.to_sq] < 0]
+    if not quiet:
+        return None
+    return answer(view, quiet, steps, entries, beats, pressing, int(raiding[r]))
 
-    def widened(m: Move) -> int:
-        after = empty.copy()
-        after[0, guard] = True
-        return int(race_slack(steps[:, :, r:r + 1], defender_steps(after, movable, entries, np.array([m.to_sq])),
-                              stops[:, g:g + 1, r:r + 1], np.array([True]))[0, 0, 0])
 
-    return max(moves, key=lambda m: (widened(m), -MANHATTAN[m.to_sq, raider]))
+def answer(view: PlayerView, moves: list[Move], steps: np.ndarray, entries: np.ndarray, beats: np.ndarray,
+           raced: np.ndarray, raider: int) -> Move:
+    """The one of ``moves`` (the player's moves onto empty squares) that leaves the races of ``raced``
+    (indices into ``entry_steps``' ``steps: int64[1, 4, R]`` and ``beats: bool[12, R]``, which piece types
+    stop each raider) widest, the raider to move: the most of the least slack, capped at ``SLACK``, then
+    of their sum, then the move that lands nearest ``raider``, the pressing race's raider.  Each move is
+    raced on its own board, all at once (``defender_steps``), every piece of the player a defender, so
+    that a piece stepping out of a defender's way counts as much as the defender's own step."""
+    me, n = view.player, len(moves)
+    kinds = np.clip(view.types.astype(np.int64), 0, NUM_TYPES - 1)
+    board = np.tile(np.where(view.owner == me, kinds, -1), (n, 1))  # [move, square]: the player's pieces
+    rows = np.arange(n)
+    frm, to = np.array([m.from_sq for m in moves]), np.array([m.to_sq for m in moves])
+    board[rows, to], board[rows, frm] = board[rows, frm], -1
+    mine = (board >= 0) & ~IMMOVABLE[np.maximum(board, 0)]
+    theirs = (view.owner == 1 - me) & ~(view.revealed & IMMOVABLE[kinds])
+    empty = (board < 0) & (view.owner < 0)[None]
+    empty[rows, frm] = True
+    empty[rows, to] = False
+    guards = np.flatnonzero(mine.any(axis=0))
+    stops = mine[:, guards, None] & beats[np.maximum(board[:, guards], 0)]  # [move, defender, raider]
+    away = defender_steps(empty, mine | theirs[None], np.repeat(entries, n, axis=0), guards)
+    slack = race_slack(np.repeat(steps, n, axis=0), away, stops, np.ones(n, bool)).max(axis=1)[:, raced]
+    kept = np.minimum(slack, SLACK)
+    key = np.lexsort((MANHATTAN[to, raider], -kept.sum(axis=1), -kept.min(axis=1)))
+    return moves[int(key[0])]

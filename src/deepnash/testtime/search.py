@@ -85,6 +85,12 @@ PIECE_VALUES = ("thesis", "people")
 #: How contempt picks the attack it always adds to the candidates (``SearchConfig.attack``).
 ATTACKS = ("prior", "odds")
 
+#: The least prior the guard's answer to a raid enters the improvement with (``SearchConfig.guard``), as a
+#: fraction of the top move's: people seldom play the one quiet move that keeps the Flag, and a prior
+#: hundreds of times below the top one outweighed a race the search found lost on every other move.  With
+#: ``alpha`` 10 the answer still needs ``Q`` about 0.23 above the top move's to overtake it.
+GUARD_PRIOR = 0.1
+
 
 @dataclass(frozen=True)
 class SearchConfig:
@@ -135,7 +141,8 @@ class SearchConfig:
             candidate move (an opponent piece racing a defender to the Flag, a hidden one that may be a
             Miner also as a Miner at half weight; 1 when the race is lost), and
             the candidates always hold the ``guarding_move`` of the most pressing raid on public
-            information, in place of the lowest-ranked one.  0: raids are left to the rollouts.
+            information, in place of the lowest-ranked one, with at least ``GUARD_PRIOR`` times the top
+            move's prior.  0: raids are left to the rollouts.
         attack: which attack ``contempt`` adds to the candidates, among those that may not lose on public
             information: ``prior``, the one of highest prior; ``odds``, the one whose own battle scores best
             on average over the public type odds, as ``battle_scores`` scores it (a Miner or a Scout before
@@ -367,6 +374,11 @@ class Search:
                                  else None) if cfg.contempt > 0 else None
         forced = [m for m in (hopeful,
                               raid if cfg.guard > 0 else None) if m is not None and prior.get(m, 0) > 0]
+        if raid in forced and prior[raid] < GUARD_PRIOR * prior[ranked[0]]:
+            raised = dict(prior)
+            raised[raid] = GUARD_PRIOR * prior[ranked[0]]
+            total = sum(raised.values())
+            prior = {m: p / total for m, p in raised.items()}
         top = ranked[:cfg.candidates]
         cands = list(dict.fromkeys(top[:cfg.candidates - len(set(forced) - set(top))] + forced))
         total = np.zeros(len(cands))
