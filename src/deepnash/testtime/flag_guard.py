@@ -331,10 +331,9 @@ def answer(view: PlayerView, moves: list[Move], steps: np.ndarray, entries: np.n
     frm, to = np.array([m.from_sq for m in moves]), np.array([m.to_sq for m in moves])
     board[rows, to], board[rows, frm] = board[rows, frm], -1
     mine = (board >= 0) & ~IMMOVABLE[np.maximum(board, 0)]
-    theirs = (view.owner == 1 - me) & ~(view.revealed & IMMOVABLE[kinds])
+    theirs = (view.owner == 1 - me) & (view.moved | (view.revealed & ~IMMOVABLE[kinds]))  # as ``guarding_move``'s
     empty = (board < 0) & (view.owner < 0)[None]
     empty[rows, frm] = True
-    empty[rows, to] = False
     guards = np.flatnonzero(mine.any(axis=0))
     stops = mine[:, guards, None] & beats[np.maximum(board[:, guards], 0)]  # [move, defender, raider]
     away = defender_steps(empty, mine | theirs[None], np.repeat(entries, n, axis=0), guards)
