@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import heapq
 from collections import deque
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pytest
@@ -30,6 +31,35 @@ def _played(moves: list[str]) -> Game:
     for m in moves:
         game.push(m)
     return game
+
+
+def _red_corner(lower: str, moved: Sequence[str] = (), revealed: Sequence[str] = (),
+                placed: Mapping[str, int] | None = None) -> Game:
+    """A Classic position, Red to move: Blue's Flag on j10 beside a Bomb, the lakes, ``lower`` (the
+    diagram's rows 4 to 1) and the board codes of ``placed`` by square; the pieces on ``moved`` have moved,
+    those on ``revealed`` have moved and are revealed, every other piece is hidden and unmoved."""
+    game = Game.from_diagram("""
+        10 .. .. .. .. .. .. .. .. bB bF
+         9 .. .. .. .. .. .. .. .. .. ..
+         8 .. .. .. .. .. .. .. .. .. ..
+         7 .. .. .. .. .. .. .. .. .. ..
+         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+    """ + lower)
+    board = game.state.board[0].copy()
+    for sq, code in (placed or {}).items():
+        board[parse_square(sq)] = code
+    flags = np.zeros(100, np.uint8)
+    flags[[parse_square(sq) for sq in moved]] = 2
+    flags[[parse_square(sq) for sq in revealed]] = 3
+    return Game.from_state(game.variant, board, flags, turn=0)
+
+
+def _danger_after(game: Game, move: Move) -> float:
+    """``flag_danger`` of Red's Flag after ``move``, on the complete board."""
+    g = game.copy()
+    g.push(move)
+    return float(flag_danger(g.state.board[:1].copy(), np.array([g.turn]), 0)[0])
 
 
 def _plain_steps(passable: np.ndarray, target: int) -> np.ndarray:
@@ -127,31 +157,15 @@ def test_a_raider_does_not_go_round_the_flag_through_another_entry():
     cannot pass the Bombs).  A path to the entry b1 through d1 and c2, shorter than the Major's way round
     the Marshal, once called that race lost whatever Red played (game 8 of the 2026-11-29 run against
     ``cautious``, where the Major then walked away)."""
-    game = Game.from_diagram("""
-        10 .. .. .. .. .. .. .. .. bB bF
-         9 .. .. .. .. .. .. .. .. .. ..
-         8 .. .. .. .. .. .. .. .. .. ..
-         7 .. .. .. .. .. .. .. .. .. ..
-         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
-         5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+    game = _red_corner("""
          4 .. .. .. .. .. .. .. r6 .. ..
          3 .. .. .. .. .. .. .. .. .. ..
          2 rB bM rB r8 .. .. .. .. .. ..
          1 rB rB rF rB b3 .. .. .. .. ..
-    """)
-    flags = np.zeros(100, np.uint8)
-    flags[parse_square("e1")] = 2  # moved
-    flags[parse_square("b2")] = 3  # revealed and moved
-    game = Game.from_state(game.variant, game.state.board[0].copy(), flags, turn=0)
+    """, moved=["e1"], revealed=["b2"])
     assert defence_exists(game, parse_square("e1"), 12)
-
-    def after(move: str) -> float:
-        g = game.copy()
-        g.push(move)
-        return flag_danger(g.state.board[:1].copy(), np.array([g.turn]), 0)[0]
-
-    assert after("h4-h3") < 1.0
-    assert after("d2-e2") == 1.0
+    assert _danger_after(game, Move.parse("h4-h3")) < 1.0
+    assert _danger_after(game, Move.parse("d2-e2")) == 1.0
 
 
 def test_a_lost_race_is_danger_one_and_a_raider_within_reach_is_none():
@@ -179,50 +193,24 @@ def test_the_guard_takes_a_raider_beside_the_flag_before_it_widens_another_race(
     """Blue's Miner on b2 takes the Bomb on a2 or steps to b1, then the Flag; Red's Sergeant beside it
     must take it now, though by the entries its race is lost (it cannot stand beside a2 in time).  The
     Major's race, which the Colonel holds with a move to spare, comes second."""
-    game = Game.from_diagram("""
-        10 .. .. .. .. .. .. .. .. bB bF
-         9 .. .. .. .. .. .. .. .. .. ..
-         8 .. .. .. .. .. .. .. .. .. ..
-         7 .. .. .. .. .. .. .. .. .. ..
-         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
-         5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+    game = _red_corner("""
          4 .. .. .. .. b7 .. .. .. .. ..
          3 .. .. .. .. .. .. .. .. .. ..
          2 rB b3 r4 .. .. .. .. .. .. ..
          1 rF .. .. .. .. .. .. r8 .. ..
-    """)
-    flags = np.zeros(100, np.uint8)
-    flags[[parse_square("b2"), parse_square("e4")]] = 3  # revealed and moved
-    game = Game.from_state(game.variant, game.state.board[0].copy(), flags, turn=0)
+    """, revealed=["b2", "e4"])
     assert guarding_move(PlayerView.of(game, 0)) == Move.parse("c2-b2")
 
 
 def _blocked(miner: str) -> Game:
     """Red's Lieutenant on d2 behind Red's own Scout on c2, on its way to the Bombs round the Flag on a1;
     Blue's Miner (revealed) on ``miner``."""
-    game = Game.from_diagram("""
-        10 .. .. .. .. .. .. .. .. bB bF
-         9 .. .. .. .. .. .. .. .. .. ..
-         8 .. .. .. .. .. .. .. .. .. ..
-         7 .. .. .. .. .. .. .. .. .. ..
-         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
-         5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+    return _red_corner("""
          4 .. .. .. .. .. .. .. .. .. ..
          3 .. .. .. .. .. .. .. .. .. ..
          2 rB .. r2 r5 .. .. .. .. .. ..
          1 rF rB .. rB .. .. .. .. r9 ..
-    """)
-    board = game.state.board[0].copy()
-    board[parse_square(miner)] = code_of(1, MINER)
-    flags = np.zeros(100, np.uint8)
-    flags[parse_square(miner)] = 3  # revealed and moved
-    return Game.from_state(game.variant, board, flags, turn=0)
-
-
-def _danger_after(game: Game, move: Move) -> float:
-    g = game.copy()
-    g.push(move)
-    return float(flag_danger(g.state.board[:1].copy(), np.array([g.turn]), 0)[0])
+    """, revealed=[miner], placed={miner: code_of(1, MINER)})
 
 
 def test_the_guard_moves_a_blocker_out_of_the_defenders_way():
@@ -287,18 +275,12 @@ def test_a_scout_in_line_agrees_with_a_walk_from_the_flag(cells, flag, player):
 def test_a_scout_with_a_clear_line_to_the_flag_is_a_lost_race_when_it_moves_next():
     """Blue's Scout on e5, Red's Flag on e1 behind e2 to e4: lost with Blue to move, though Red's Marshal
     stands beside e2; not with Red to move, nor with the Marshal in the way."""
-    game = Game.from_diagram("""
-        10 .. .. .. .. .. .. .. .. bB bF
-         9 .. .. .. .. .. .. .. .. .. ..
-         8 .. .. .. .. .. .. .. .. .. ..
-         7 .. .. .. .. .. .. .. .. .. ..
-         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
-         5 .. .. ~~ ~~ b2 .. ~~ ~~ .. ..
+    game = _red_corner("""
          4 .. .. .. .. .. .. .. .. .. ..
          3 .. .. .. .. .. .. .. .. .. ..
          2 .. .. .. rM .. .. .. .. .. ..
          1 .. .. .. rB rF rB .. .. .. ..
-    """)
+    """, placed={"e5": code_of(1, SCOUT)})
     board = game.state.board[:1].copy()
     assert flag_danger(board, np.array([1]), 0)[0] == 1.0  # the Marshal beside e2 wins a race of steps
     assert flag_danger(board, np.array([0]), 0)[0] == 0.0
@@ -315,13 +297,18 @@ def _zero(obs: np.ndarray) -> np.ndarray:
     return np.zeros(len(obs), dtype=np.float32)
 
 
+def _prior_against_e1(view: PlayerView, weight: float) -> dict[Move, float]:
+    """A prior over ``view``'s moves that gives the moves of the Captain on e1 ``weight`` times the others'."""
+    prior = {m: (weight if m.from_sq == parse_square("e1") else 1.0) for m in view.legal_moves}
+    total = sum(prior.values())
+    return {m: p / total for m, p in prior.items()}
+
+
 def test_the_guard_brings_in_the_defence_and_scores_a_lost_race_as_a_loss():
     """One move wasted already: with ``guard=1`` the Captain's move joins candidates that the prior fills
     with moves of the other Captain, and every move that lets the Miner through is scored a loss."""
     view = PlayerView.of(_played(["c7-c8", "b6-b5"]), 0)
-    prior = {m: (1e-3 if m.from_sq == parse_square("e1") else 1.0) for m in view.legal_moves}
-    total = sum(prior.values())
-    prior = {m: p / total for m, p in prior.items()}
+    prior = _prior_against_e1(view, 1e-3)
 
     def q_of(guard: float) -> dict[Move, float]:
         config = SearchConfig(samples=2, depth=0, candidates=3, rounds=1, leaf="gain", guard=guard)
@@ -343,9 +330,7 @@ def test_the_guard_answer_enters_with_a_tenth_of_the_top_prior(monkeypatch):
     the search, which scores every other move a lost race, plays it only because the answer enters the
     improvement with at least ``GUARD_PRIOR`` times the top move's prior."""
     view = PlayerView.of(_played(["c7-c8", "b6-b5"]), 0)
-    prior = {m: (1e-6 if m.from_sq == parse_square("e1") else 1.0) for m in view.legal_moves}
-    total = sum(prior.values())
-    prior = {m: p / total for m, p in prior.items()}
+    prior = _prior_against_e1(view, 1e-6)
 
     def chosen() -> Move:
         config = SearchConfig(samples=2, depth=0, candidates=3, rounds=1, leaf="gain", guard=1.0, alpha=10.0)
