@@ -113,15 +113,17 @@ def entry_steps(open_sq: np.ndarray, own_bomb: np.ndarray, flag: np.ndarray, min
     steps = np.full((n, 4, len(raiders)), HORIZON + 1, dtype=np.int64)
     entries = np.full((n, 4), -1, dtype=np.int64)
     around = K.NEIGHBOUR[flag]  # [board, 4]: the Flag's neighbours, -1 off the board
+    board_of, side_of = np.nonzero(around >= 0)
     for side, entry in enumerate(around.T):  # [board]: one direction's entry square
+        # the Flag and its other neighbours: a raider there has already arrived
+        closed = np.zeros(open_sq.shape, dtype=bool)
+        closed[every, flag] = True
+        other = side_of != side
+        closed[board_of[other], around[board_of[other], side_of[other]]] = True
         for is_miner in (False, True):
             if not (miner == is_miner).any():
                 continue
-            crossable = open_sq & (is_miner | ~own_bomb)
-            crossable[every, flag] = False
-            for other in range(4):  # a raider on another of the Flag's neighbours has already arrived
-                if other != side:
-                    crossable[every[around[:, other] >= 0], around[around[:, other] >= 0, other]] = False
+            crossable = open_sq & (is_miner | ~own_bomb) & ~closed
             target = np.where((entry >= 0) & crossable[every, np.maximum(entry, 0)], entry, -1)
             entries[:, side] = np.maximum(entries[:, side], target)
             arrive = raid_steps(crossable, target)[:, raiders]  # [board, raider]
