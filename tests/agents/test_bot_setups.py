@@ -5,7 +5,7 @@ import pytest
 
 from deepnash.agents import make_agent
 from deepnash.agents.registry import AgentSpecError
-from deepnash.env.setups import flag_sheltered, flag_walled, human_pool
+from deepnash.env.setups import flag_on_back_row, flag_sheltered, flag_walled, human_pool, walled_pool
 from deepnash.game import BARRAGE, CLASSIC, deployment
 from deepnash.game.pieces import BOMB, FLAG
 from deepnash.game.state import deployment_types
@@ -97,12 +97,23 @@ def test_walled_setups_are_peoples_with_the_flag_walled_in_and_barrage_has_none(
             np.testing.assert_array_equal(
                 deployment(CLASSIC, player, deployment_types(CLASSIC, player, placed)), placed)
             red_side = placed if player == 0 else placed[::-1]
-            assert red_side.tobytes() in pool and _walled_slowly(red_side)
+            assert red_side.tobytes() in pool and _walled_slowly(red_side) and _flag_slowly(red_side)[0] == 0
             drawn.add(red_side.tobytes())
     assert len(drawn) >= 8  # ten seeds draw (nearly) ten setups: a pool, not one
     agent.reset(BARRAGE, 0, seed=0)
     with pytest.raises(ValueError, match="walled"):
         agent.choose_setup()
+
+
+def test_the_walled_pool_is_every_walled_setup_with_its_flag_on_the_back_row():
+    """People's walled setups with the Flag further forward lose it more often (``walled_pool``): left out."""
+    setups = human_pool(CLASSIC).setups
+    rows = np.array([_flag_slowly(s)[0] for s in setups])
+    walled = np.array([_walled_slowly(s) for s in setups])
+    np.testing.assert_array_equal(flag_on_back_row(setups), rows == 0)
+    assert (walled & (rows > 0)).any()  # people do wall a Flag in further forward
+    kept = {row.tobytes() for row in walled_pool(CLASSIC).setups}
+    assert kept == {row.tobytes() for row in setups[walled & (rows == 0)]}
 
 
 def _sheltered_slowly(setup: np.ndarray) -> bool:

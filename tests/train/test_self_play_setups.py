@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from deepnash.env.setups import flag_walled, human_pool
+from deepnash.env.setups import flag_on_back_row, flag_walled, human_pool
 from deepnash.nn import DeepNashNet, get_preset
 from deepnash.train.actor import SelfPlay, self_play_setups
 
@@ -28,9 +28,9 @@ def test_a_drawn_setup_records_no_deployment_steps(setups, deployment_steps):
         assert len(g.action) == deployment_steps + 2 * g.moves, (setups, len(g.action), g.moves)
 
 
-def test_walled_self_play_starts_every_game_from_a_walled_human_setup():
+def test_walled_self_play_starts_every_game_from_a_walled_human_setup_with_the_flag_on_the_back_row():
     pool = human_pool("classic").setups
-    walled = {row.tobytes() for row in pool[flag_walled(pool)]}
+    walled = {row.tobytes() for row in pool[flag_walled(pool) & flag_on_back_row(pool)]}
     assert 0 < len(walled) < len({row.tobytes() for row in pool})
     play = SelfPlay(_net(), "classic", 6, seed=1, setups=self_play_setups("walled", "classic"))
     red, blue = play.env.setup[:, 0], play.env.setup[:, 1]
