@@ -31,8 +31,8 @@ def check_setup_source(setup: str) -> str:
 def draw_setup(source: str, variant: Variant, player: int, rng: np.random.Generator) -> np.ndarray:
     """A setup ``int8[100]`` for ``player`` from ``source``: ``random`` (uniform legal), ``guarded``
     (Flag on the back row behind Bombs, the rest random), ``human`` (a Gravon setup from
-    ``env.setups.human_pool``, rotated for Blue) or ``walled`` (one of those whose Flag has a Bomb on
-    every neighbouring square, ``env.setups.flag_walled``: 1,347 of the 3,181 Classic ones) or ``sheltered``
+    ``env.setups.human_pool``, rotated for Blue) or ``walled`` (one of those whose Flag stands on the back row with a Bomb
+    on every neighbouring square, ``env.setups.walled_pool``: 1,319 of the 3,181 Classic ones) or ``sheltered``
     (one of those whose Flag is on the back row beside a Bomb, ``env.setups.flag_sheltered``).
 
     Raises:
