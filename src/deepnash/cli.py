@@ -535,6 +535,10 @@ def pretrain_belief(
     records: list[str] = _RUN_RECORDS,
     variant: str = _RUN_VARIANT,
     preset: str = typer.Option("small", help="belief network preset: small, medium, tiny"),
+    history: bool = typer.Option(False, help="the network also reads how often and since when each opponent "
+                                             "piece has moved"),
+    init: str = typer.Option(None, help="start from this belief network (a run or checkpoint directory) of the same "
+                                        "preset, e.g. src/deepnash/data/shipped/classic/belief"),
     minutes: float = _MINUTES,
     steps: int = _STEPS,
     out: str = typer.Option(None, help="run directory (default runs/belief__{variant}__{preset}__{seed}__{time})"),
@@ -557,7 +561,9 @@ def pretrain_belief(
     from .train.belief import BeliefTrainConfig, format_belief_metrics, pretrain_belief as run, resume_belief_config
 
     summary = _records_run(
-        run, resume_belief_config, lambda: BeliefTrainConfig(net=preset, variant=variant, seed=seed),
+        run, resume_belief_config,
+        lambda: BeliefTrainConfig(net=preset, variant=variant, seed=seed, history=history,
+                                  init=str(Path(init).resolve()) if init else None),
         "belief__", records, out, resume, threads, dict(
             batch_size=batch_size, learning_rate=lr, eval_games=eval_games, slots=slots, sample=sample,
             eval_minutes=eval_minutes, checkpoint_minutes=checkpoint_minutes),
