@@ -535,8 +535,6 @@ def pretrain_belief(
     records: list[str] = _RUN_RECORDS,
     variant: str = _RUN_VARIANT,
     preset: str = typer.Option("small", help="belief network preset: small, medium, tiny"),
-    history: bool = typer.Option(False, help="the network also reads how often and since when each opponent "
-                                             "piece has moved"),
     init: str = typer.Option(None, help="start from this belief network (a run or checkpoint directory) of the same "
                                         "preset, e.g. src/deepnash/data/shipped/classic/belief"),
     minutes: float = _MINUTES,
@@ -562,7 +560,7 @@ def pretrain_belief(
 
     summary = _records_run(
         run, resume_belief_config,
-        lambda: BeliefTrainConfig(net=preset, variant=variant, seed=seed, history=history,
+        lambda: BeliefTrainConfig(net=preset, variant=variant, seed=seed,
                                   init=str(Path(init).resolve()) if init else None),
         "belief__", records, out, resume, threads, dict(
             batch_size=batch_size, learning_rate=lr, eval_games=eval_games, slots=slots, sample=sample,

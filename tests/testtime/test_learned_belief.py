@@ -31,7 +31,7 @@ def sure_of(square: int, kind: int, player: int, p: float = 0.9):
     those of the army, as a trained network's do."""
     at = square if player == 0 else 99 - square  # the square in the player's frame
 
-    def fn(obs: np.ndarray, history: np.ndarray) -> np.ndarray:
+    def fn(obs: np.ndarray) -> np.ndarray:
         q = obs[13:25].reshape(NUM_TYPES, 100).T.astype(np.float64).copy()
         allowed = q[at] > 0
         assert allowed[kind]
@@ -78,7 +78,7 @@ def test_public_marginals_leave_the_heuristic_draws_alone():
     marginals (the Flag is as likely on any unmoved piece)."""
     game = Game(CLASSIC, seed=5)
     view = PlayerView.of(game, 0, ())
-    belief = LearnedBelief(lambda obs, history: obs[13:25].reshape(NUM_TYPES, 100).T)
+    belief = LearnedBelief(lambda obs: obs[13:25].reshape(NUM_TYPES, 100).T)
     assert np.allclose(belief.weights(view), 1.0)
     draws = belief(view)
     rng = np.random.default_rng(2)

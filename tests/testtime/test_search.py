@@ -76,7 +76,7 @@ def random_belief_network(seed: int = 0) -> LearnedBelief:
     net = BeliefNet(BELIEF_PRESETS["tiny"]).eval()
     with torch.no_grad():
         net.out.weight.mul_(30.0)  # strong opinions, so that the tilt pulls hard against the counts
-    return LearnedBelief(lambda obs, history: net(torch.from_numpy(obs[None])).exp()[0].detach().numpy())
+    return LearnedBelief(lambda obs: net(torch.from_numpy(obs[None])).exp()[0].detach().numpy())
 
 
 LEARNED = random_belief_network()

@@ -17,7 +17,7 @@ from deepnash.archives import packaged_archive_dir
 from deepnash.game import BARRAGE, CLASSIC
 from deepnash.game.pieces import FLAG
 from deepnash.infostate.setup_stats import deployment_weights
-from deepnash.nn.belief import BELIEF_PRESETS, BeliefConfig, BeliefNet, load_belief
+from deepnash.nn.belief import BELIEF_PRESETS, BeliefNet, load_belief
 from deepnash.nn.checkpoint import CheckpointError, load_checkpoint
 from deepnash.train.belief import (BeliefTrainConfig, belief_metrics, mirror_rows, pretrain_belief, sampler_belief,
                                    start_from)
@@ -90,7 +90,7 @@ def test_the_commands_train_a_belief_and_score_it(tmp_path):
     cli = [sys.executable, "-c", "from deepnash.cli import main; main()"]
     run = tmp_path / "belief"
     out = subprocess.run([*cli, "pretrain-belief", str(BARRAGE_GAMES), "--variant", "barrage", "--preset", "tiny",
-                          "--steps", "3", "--slots", "16", "--eval-games", "3", "--history", "--out", str(run), "--json"],
+                          "--steps", "3", "--slots", "16", "--eval-games", "3", "--out", str(run), "--json"],
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)
@@ -106,32 +106,27 @@ def test_the_commands_train_a_belief_and_score_it(tmp_path):
     assert all(v["n"] == 0 or v["belief_nll"] is not None for v in r["belief_phases"].values())
     exported = subprocess.run([*cli, "export", str(run), str(tmp_path / "compact")], capture_output=True, text=True)
     assert exported.returncode == 0 and "belief=" in exported.stdout
-    compact, meta = load_belief(tmp_path / "compact")
-    assert meta["counters"]["step"] == 3 and compact.config.history  # the move history's weights travel with it
+    assert load_belief(tmp_path / "compact")[1]["counters"]["step"] == 3
     wrong = subprocess.run([*cli, "value-check", f"checkpoint:{network}", str(BARRAGE_GAMES), "--variant", "barrage",
                             "--games", "2", "--belief", str(network)], capture_output=True, text=True, timeout=600)
     assert wrong.returncode == 2 and "not a belief network" in wrong.stderr
 
 
-def test_a_network_that_reads_the_history_starts_from_one_that_does_not_as_it_was(barrage, tmp_path):
-    """``init`` without the history gives the history zero weights: the same beliefs, whatever the history."""
+def test_a_run_started_from_a_belief_network_starts_from_its_beliefs(barrage, tmp_path):
+    """``init``: the run's network is the checkpoint's before its first update; another shape is refused."""
     cfg = BeliefTrainConfig(net="tiny", variant="barrage", batch_size=32, slots=8, buffer=64, validation=0.0,
                             eval_games=0)
-    pretrain_belief(cfg, barrage[:8], tmp_path / "plain", steps=3, progress=False)
-    old, _ = load_belief(tmp_path / "plain")
-    assert not old.config.history
-    assert not BeliefConfig.from_dict({"channels": 8, "inner_channels": 8, "outer": 0, "inner": 0}).history  # older manifests
-    net = BeliefNet(replace(old.config, history=True))
-    start_from(net, tmp_path / "plain")
+    pretrain_belief(cfg, barrage[:8], tmp_path / "first", steps=3, progress=False)
+    first, _ = load_belief(tmp_path / "first")
+    net = BeliefNet(BELIEF_PRESETS["tiny"])
     batch = next(iter(HumanDecisions(barrage[:2], "barrage", batch_size=32, slots=2, shuffle=False, phases=(SELECT,))))
     obs = torch.from_numpy(batch.obs)
     with torch.inference_mode():
-        want, got = old(obs), net.eval()(obs, torch.rand(len(obs), 3, 10, 10))
-    assert torch.allclose(got.nan_to_num(neginf=0.0), want.nan_to_num(neginf=0.0), atol=1e-5)
-    with pytest.raises(ValueError, match="move history"):
-        net(obs)
+        assert not torch.equal(net(obs), first(obs))
+        start_from(net, tmp_path / "first")
+        assert torch.equal(net(obs), first(obs))
     with pytest.raises(CheckpointError, match="does not fit"):
-        start_from(BeliefNet(BELIEF_PRESETS["small"]), tmp_path / "plain")
-    r = pretrain_belief(replace(cfg, history=True, init=str(tmp_path / "plain")), barrage[:8], tmp_path / "history",
+        start_from(BeliefNet(BELIEF_PRESETS["small"]), tmp_path / "first")
+    r = pretrain_belief(replace(cfg, init=str(tmp_path / "first"), learning_rate=1e-4), barrage[:8], tmp_path / "next",
                         steps=2, progress=False)
-    assert r["step"] == 2 and load_belief(tmp_path / "history")[0].config.history
+    assert r["step"] == 2 and load_belief(tmp_path / "next")[1]["config"]["init"] == str(tmp_path / "first")

@@ -293,9 +293,8 @@ def learned_belief(source: str, variant: str) -> Belief | None:
     net, _ = load_belief(source)
 
     @torch.inference_mode()
-    def marginals(obs: np.ndarray, history: np.ndarray) -> np.ndarray:
-        reads = torch.from_numpy(history[None]) if net.config.history else None
-        return net(torch.from_numpy(obs[None]), reads).exp()[0].numpy()
+    def marginals(obs: np.ndarray) -> np.ndarray:
+        return net(torch.from_numpy(obs[None])).exp()[0].numpy()
 
     return LearnedBelief(marginals)
 

@@ -10,12 +10,8 @@ over its type, zero on the types public information rules out.  It is trained on
 whose setups give every hidden piece's true type at every decision (``train.belief``), as the
 learned belief of Sokota et al. (2025) is.
 
-A network with ``BeliefConfig.history`` also reads the opponent pieces' move history, which the 82 planes
-keep for the last 40 moves only (``infostate.piece_history``: how often and since when each piece moved).
-
-Shapes: observations ``float32[N, 82, 10, 10]`` in the player's frame; history ``float32[N, 3, 10, 10]``
-(``piece_history.history_planes``); beliefs ``float32[N, 100, 12]`` (square in the player's frame, then
-type, ``docs/observation.md``'s type order).
+Shapes: observations ``float32[N, 82, 10, 10]`` in the player's frame; beliefs ``float32[N, 100, 12]``
+(square in the player's frame, then type, ``docs/observation.md``'s type order).
 """
 
 from __future__ import annotations
@@ -28,7 +24,6 @@ from torch import nn
 
 from ..env.planes import NUM_PLANES, P_PUB_OPP
 from ..game.pieces import NUM_TYPES
-from ..infostate.piece_history import HISTORY_PLANES
 from .checkpoint import CheckpointError, load_checkpoint
 from .pyramid import Pyramid
 
@@ -47,20 +42,15 @@ class BeliefConfig:
         inner_channels: inner width (at 5×5).
         outer: outer residual blocks.
         inner: inner residual blocks.
-        history: the network also reads the opponent pieces' move history (``piece_history``); a
-            checkpoint written before this field existed has none.
     """
 
     channels: int = 48
     inner_channels: int = 64
     outer: int = 1
     inner: int = 1
-    history: bool = False
 
     def __post_init__(self) -> None:
         for f in fields(self):
-            if f.name == "history":
-                continue
             low = 2 if f.name.endswith("channels") else 0
             if getattr(self, f.name) < low:
                 raise ValueError(f"BeliefConfig.{f.name} must be at least {low}, got {getattr(self, f.name)}")
@@ -109,33 +99,23 @@ class BeliefNet(nn.Module):
     def __init__(self, config: BeliefConfig | None = None):
         super().__init__()
         self.config = cfg = config or BeliefConfig()
-        self.torso = Pyramid(NUM_PLANES + (HISTORY_PLANES if cfg.history else 0), cfg.channels, cfg.inner_channels,
-                             cfg.outer, cfg.inner)
+        self.torso = Pyramid(NUM_PLANES, cfg.channels, cfg.inner_channels, cfg.outer, cfg.inner)
         self.out = nn.Conv2d(cfg.channels, NUM_TYPES, 3, padding=1)
 
-    def forward(self, obs: torch.Tensor, history: torch.Tensor | None = None) -> torch.Tensor:
+    def forward(self, obs: torch.Tensor) -> torch.Tensor:
         """``float32[N, 100, 12]`` log-probabilities of each opponent piece's type.
-
-        ``history`` (``float32[N, 3, 10, 10]``) is read by a network with ``config.history`` only.
 
         On a square holding an opponent piece, the types public information rules out (a count
         used up, a Bomb or Flag on a piece that has moved, anything but a revealed piece's type) are
         at ``-inf`` and the others sum to 1; on the other squares every type has ``log(1/12)``.
 
         Raises:
-            ValueError: ``obs`` is not ``[N, 82, 10, 10]``, or ``history`` is missing or not
-                ``[N, 3, 10, 10]`` for a network that reads it.
+            ValueError: ``obs`` is not ``[N, 82, 10, 10]``.
         """
         if obs.dim() != 4 or tuple(obs.shape[1:]) != (NUM_PLANES, 10, 10):
             raise ValueError(f"BeliefNet expects observations [N, 82, 10, 10], got {list(obs.shape)}")
-        x = obs
-        if self.config.history:
-            if history is None or tuple(history.shape) != (len(obs), HISTORY_PLANES, 10, 10):
-                got = None if history is None else list(history.shape)
-                raise ValueError(f"this BeliefNet reads the move history [N, {HISTORY_PLANES}, 10, 10] too, got {got}")
-            x = torch.cat([obs, history.to(obs.dtype)], dim=1)
-        x = x.to(self.out.weight.dtype, memory_format=torch.channels_last)
-        logits = self.out(self.torso(x)).reshape(len(obs), NUM_TYPES, 100).transpose(1, 2)
+        obs = obs.to(self.out.weight.dtype, memory_format=torch.channels_last)
+        logits = self.out(self.torso(obs)).reshape(len(obs), NUM_TYPES, 100).transpose(1, 2)
         public = public_belief(obs) > 0
         empty = ~public.any(dim=2, keepdim=True)  # no opponent piece: uniform
         logits = logits.masked_fill(empty, 0.0).masked_fill(~(public | empty), float("-inf"))

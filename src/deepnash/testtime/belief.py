@@ -22,13 +22,10 @@ from ..env.planes import P_PUB_OPP
 from ..game.pieces import NUM_TYPES
 from ..infostate.determinize import sample_hidden
 from ..infostate.observe import observe_view
-from ..infostate.piece_history import history_of, history_planes
 from ..infostate.view import PlayerView
 
-#: ``(obs float32[82, 10, 10], history float32[3, 10, 10]) -> float[100, 12]``: each opponent piece's type
-#: distribution, in the player's frame, from the observation and the opponent pieces' move history
-#: (``piece_history.history_planes``; a network that does not read it ignores it).
-MarginalsFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
+#: ``obs float32[82, 10, 10] -> float[100, 12]``: each opponent piece's type distribution, in the player's frame.
+MarginalsFn = Callable[[np.ndarray], np.ndarray]
 
 #: Floor of a learned probability in the tilt, so that no type public information allows is ever impossible.
 FLOOR = 1e-4
@@ -53,10 +50,7 @@ class LearnedBelief:
         """``float64[100, 12]``, positive: each square's tilt, the learned marginal over the public one
         (``sample_hidden``'s ``weights``), 1 where public information rules a type out."""
         obs = observe_view(view)
-        history = history_of(view.history, view.ply - len(view.history))
-        planes = history_planes(history[None], np.array([view.ply]), (view.owner == 1 - view.player)[None],
-                                np.array([view.player == 1]))[0]
-        q = np.asarray(self.marginals_fn(obs, planes), np.float64)
+        q = np.asarray(self.marginals_fn(obs), np.float64)
         public = obs[P_PUB_OPP:P_PUB_OPP + NUM_TYPES].reshape(NUM_TYPES, 100).T.astype(np.float64)
         w = np.where(public > 0, np.maximum(q, FLOOR) / np.where(public > 0, public, 1.0), 1.0)
         return w[::-1].copy() if view.player == 1 else w

@@ -20,7 +20,7 @@ search takes one with ``belief=DIR`` (``docs/test-time.md``).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -30,9 +30,7 @@ from .. import __version__
 from ..game import get_variant
 from ..game.pieces import FLAG
 from ..infostate.setup_stats import deployment_weights
-from ..infostate.piece_history import HISTORY_PLANES
-from ..nn.belief import (BELIEF_KIND, BELIEF_PRESETS, BeliefConfig, BeliefNet, belief_loss, hidden_pieces,
-                         load_belief, public_belief)
+from ..nn.belief import BELIEF_KIND, BELIEF_PRESETS, BeliefNet, belief_loss, hidden_pieces, load_belief, public_belief
 from ..nn.checkpoint import CheckpointError
 from .human import SELECT, HumanDecisions, HumanGame
 from .logs import RunLog
@@ -52,14 +50,11 @@ class BeliefTrainConfig(RecordsRunConfig):
     (``nn.belief.BELIEF_PRESETS``), and:
 
     Attributes:
-        history: the network also reads the opponent pieces' move history (``BeliefConfig.history``).
         init: start from the belief network of this checkpoint (a run or checkpoint directory), of the
-            same preset; one without the move history gets it with zero weights, so that it starts out
-            giving what ``init`` gives.
+            same preset (to go on learning at another rate, say).
     """
 
     eval_games: int = 100
-    history: bool = False
     init: str | None = None
 
     def __post_init__(self) -> None:
@@ -67,34 +62,25 @@ class BeliefTrainConfig(RecordsRunConfig):
         if self.net not in BELIEF_PRESETS:
             raise ValueError(f"unknown belief preset {self.net!r}; known: {', '.join(BELIEF_PRESETS)}")
 
-    def belief_config(self) -> BeliefConfig:
-        """The shape of the run's network."""
-        return replace(BELIEF_PRESETS[self.net], history=self.history)
 
-
-def mirror_rows(obs: torch.Tensor, truth: torch.Tensor, rows: torch.Tensor, history: torch.Tensor | None = None) -> None:
+def mirror_rows(obs: torch.Tensor, truth: torch.Tensor, rows: torch.Tensor) -> None:
     """Reflect positions ``rows`` left to right in place: the files of every plane of ``obs float32[N, 82, 10,
-    10]`` (and of ``history float32[N, 3, 10, 10]``) and of the squares of ``truth int64[N, 100]`` (square
-    ``r*10+c`` becomes ``r*10+9-c``)."""
+    10]`` and of the squares of ``truth int64[N, 100]`` (square ``r*10+c`` becomes ``r*10+9-c``)."""
     if rows.numel() == 0:
         return
     obs[rows] = obs[rows].flip(-1)
-    if history is not None:
-        history[rows] = history[rows].flip(-1)
     truth[rows] = truth[rows].view(-1, 10, 10).flip(-1).reshape(-1, 100)
 
 
-def belief_update(net: BeliefNet, opt: torch.optim.Optimizer, obs: np.ndarray, history: np.ndarray,
-                  truth: np.ndarray, mirror: bool, device: torch.device) -> float:
-    """One update on positions ``obs float32[N, 82, 10, 10]`` (their move history ``history float32[N, 3, 10,
-    10]``, read by a network with ``config.history``) with true opponent types ``truth int8[N, 100]``
+def belief_update(net: BeliefNet, opt: torch.optim.Optimizer, obs: np.ndarray, truth: np.ndarray,
+                  mirror: bool, device: torch.device) -> float:
+    """One update on positions ``obs float32[N, 82, 10, 10]`` with true opponent types ``truth int8[N, 100]``
     (``DecisionBatch``'s); returns the loss (nats per hidden piece)."""
     x = torch.from_numpy(obs).to(device)
-    h = torch.from_numpy(history).to(device) if net.config.history else None
     y = torch.from_numpy(truth.astype(np.int64)).to(device)
     if mirror:
-        mirror_rows(x, y, torch.nonzero(torch.rand(len(x)) < 0.5).squeeze(1).to(device), h)
-    loss = belief_loss(net(x, h), x, y)
+        mirror_rows(x, y, torch.nonzero(torch.rand(len(x)) < 0.5).squeeze(1).to(device))
+    loss = belief_loss(net(x), x, y)
     opt.zero_grad(set_to_none=True)
     loss.backward()
     opt.step()
@@ -119,14 +105,12 @@ def sampler_belief(public: np.ndarray, variant: str) -> np.ndarray:
 
 
 @torch.inference_mode()
-def belief_nll(obs: np.ndarray, truth: np.ndarray, variant: str, net: BeliefNet | None = None,
-               history: np.ndarray | None = None) -> dict[str, np.ndarray]:
+def belief_nll(obs: np.ndarray, truth: np.ndarray, variant: str, net: BeliefNet | None = None) -> dict[str, np.ndarray]:
     """Each hidden opponent piece's negative log-likelihood of its true type, under each belief.
 
     Args:
         obs: ``float32[N, 82, 10, 10]`` positions; truth: ``int8[N, 100]`` the true opponent types.
         net: the learned belief (``None``: not scored).
-        history: ``float32[N, 3, 10, 10]``, the positions' move history, for a ``net`` that reads it.
 
     Returns:
         ``row`` (``int64[H]``: each hidden piece's position) and per name of ``BELIEFS`` (``learned``
@@ -143,8 +127,7 @@ def belief_nll(obs: np.ndarray, truth: np.ndarray, variant: str, net: BeliefNet 
            "sampler": -np.log(np.maximum(sampler_belief(pub, variant)[rows, squares, types], _EPS))}
     if net is not None:
         device = next(net.parameters()).device
-        h = torch.from_numpy(history).to(device) if net.config.history else None
-        out["learned"] = -net(x.to(device), h).double().cpu().numpy()[rows, squares, types]
+        out["learned"] = -net(x.to(device)).double().cpu().numpy()[rows, squares, types]
     return out
 
 
@@ -158,7 +141,7 @@ def belief_metrics(net: BeliefNet | None, games: list[HumanGame], variant: str, 
     parts: dict[str, list] = {"ply": []}
     positions = 0
     for batch in HumanDecisions(games, variant, batch_size=batch_size, slots=64, shuffle=False, phases=(SELECT,)):
-        scored = belief_nll(batch.obs, batch.opponent_types, variant, net, batch.history)
+        scored = belief_nll(batch.obs, batch.opponent_types, variant, net)
         parts["ply"].append(batch.ply[scored.pop("row")].astype(np.int64))
         for k, v in scored.items():
             parts.setdefault(k, []).append(v)
@@ -199,21 +182,15 @@ def format_belief_metrics(r: dict) -> str:
 
 
 def start_from(net: BeliefNet, path: str | Path) -> None:
-    """Load into ``net`` the belief network of checkpoint ``path``, of the same shape but for the move history:
-    where ``net`` reads it and the checkpoint's network does not, the history's input weights are zero.
+    """Load into ``net`` the belief network of checkpoint ``path``.
 
     Raises:
         CheckpointError: no belief network in ``path``, or one of another shape.
     """
     start, _ = load_belief(path)
-    if replace(start.config, history=net.config.history) != net.config or start.config.history > net.config.history:
+    if start.config != net.config:
         raise CheckpointError(f"{path}: its belief network {start.config} does not fit this run's {net.config}")
-    weights = start.state_dict()
-    if net.config.history and not start.config.history:
-        stem = weights["torso.stem.weight"]
-        weights["torso.stem.weight"] = torch.cat([stem, stem.new_zeros(stem.shape[0], HISTORY_PLANES,
-                                                                       *stem.shape[2:])], dim=1)
-    net.load_state_dict(weights)
+    net.load_state_dict(start.state_dict())
 
 
 def _meta(cfg: BeliefTrainConfig, net: BeliefNet, counters: RunCounters, evaluation: dict | None) -> dict:
@@ -255,7 +232,7 @@ def pretrain_belief(cfg: BeliefTrainConfig, games: list[HumanGame], out: str | P
     out, train_games, val_games = split_run(cfg, games, out, steps, minutes, resume)
     dev = torch.device(device)
     torch.manual_seed(cfg.seed)
-    net = BeliefNet(cfg.belief_config()).to(dev)
+    net = BeliefNet(BELIEF_PRESETS[cfg.net]).to(dev)
     if cfg.init and not resume:
         start_from(net, cfg.init)
     opt = torch.optim.Adam(net.parameters(), lr=cfg.learning_rate)
@@ -269,8 +246,7 @@ def pretrain_belief(cfg: BeliefTrainConfig, games: list[HumanGame], out: str | P
 
     def update() -> tuple[int, dict[str, float]]:
         batch = next(stream)
-        return len(batch), {"belief": belief_update(net, opt, batch.obs, batch.history, batch.opponent_types,
-                                                    cfg.mirror, dev)}
+        return len(batch), {"belief": belief_update(net, opt, batch.obs, batch.opponent_types, cfg.mirror, dev)}
 
     runlog = RunLog(out, steps, counters.step, progress=progress, label="belief")
     net.train()

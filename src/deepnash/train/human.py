@@ -21,10 +21,7 @@ for the acting player:
 - ``own_types``, ``opponent_types``: ``int8[100]``, the true type (0..11) of each
   of the acting player's pieces and of each of the opponent's, in the acting
   player's frame, -1 where it has none: the ground truth a record gives of every
-  hidden piece, which the player's observation does not;
-- ``history``: ``float32[3, 10, 10]``, the opponent pieces' move history in the
-  acting player's frame (``infostate.piece_history.history_planes``), which the
-  belief network may read beside the observation.
+  hidden piece, which the player's observation does not.
 
 Nothing is stored but the records' moves: observations are encoded as the
 games are replayed, about 1,500 decisions a second on one core (the encoding
@@ -50,8 +47,7 @@ from ..env.planes import NUM_PLANES
 from ..game import Variant, get_variant
 from ..game import codes
 from ..game.errors import RecordError
-from ..game.kernels import M_LAST_FROM, M_LAST_RESULT, M_LAST_TO, M_PLY
-from ..infostate.piece_history import HISTORY_PLANES, advance, empty_history, history_planes
+from ..game.kernels import M_PLY
 from ..notation.field import field_placements
 from ..notation.gravon import read_records
 from ..notation.record import GravonRecord
@@ -167,9 +163,8 @@ class DecisionBatch:
         ply: ``int32[N]``: moves played before the decision (0 during deployment).
         own_types, opponent_types: ``int8[N, 100]``: the true piece types (0..11) of the acting player
             and of the opponent, in the acting player's frame; -1 where it has no piece.
-        history: ``float32[N, 3, 10, 10]``: the opponent pieces' move history (``piece_history.history_planes``).
 
-    ``obs`` and ``history`` have no planes (``float32[N, 0, 10, 10]``) from a stream made with ``observe=False``.
+    ``obs`` has no planes (``float32[N, 0, 10, 10]``) from a stream made with ``observe=False``.
     """
 
     obs: np.ndarray
@@ -182,28 +177,24 @@ class DecisionBatch:
     ply: np.ndarray
     own_types: np.ndarray
     opponent_types: np.ndarray
-    history: np.ndarray
 
     def __len__(self) -> int:
         return len(self.action)
 
     @classmethod
     def empty(cls, n: int, planes: int = NUM_PLANES) -> "DecisionBatch":
-        """Room for ``n`` decisions of ``planes`` observation planes (contents undefined); history planes
-        only with observation planes."""
+        """Room for ``n`` decisions of ``planes`` observation planes (contents undefined)."""
         return cls(np.empty((n, planes, 10, 10), np.float32), np.empty((n, 100), bool),
                    np.empty((n, 100), bool), np.empty(n, np.int64), np.empty(n, np.float32),
                    np.empty(n, np.int8), np.empty(n, np.int64), np.empty(n, np.int32),
-                   np.empty((n, 100), np.int8), np.empty((n, 100), np.int8),
-                   np.empty((n, HISTORY_PLANES if planes else 0, 10, 10), np.float32))
+                   np.empty((n, 100), np.int8), np.empty((n, 100), np.int8))
 
     def take(self, idx: np.ndarray) -> "DecisionBatch":
         """The decisions at ``idx``, copied."""
         return DecisionBatch(*(np.take(getattr(self, f), idx, axis=0) for f in _FIELDS))
 
 
-_FIELDS = ("obs", "mask", "target", "action", "value", "phase", "game", "ply", "own_types", "opponent_types",
-           "history")
+_FIELDS = ("obs", "mask", "target", "action", "value", "phase", "game", "ply", "own_types", "opponent_types")
 
 
 class HumanDecisions:
@@ -311,7 +302,6 @@ class HumanDecisions:
         gid = np.full(B, -1, np.int64)
         ptr = np.zeros(B, np.int64)
         types = np.full((B, 2, 100), -1, np.int8)
-        moved = empty_history(B)  # every piece's move history (``piece_history``)
         result = np.zeros((B, 2), np.float32)
         outcome = {-1: (0.0, 0.0), 0: (1.0, -1.0), 1: (-1.0, 1.0)}
 
@@ -326,7 +316,6 @@ class HumanDecisions:
                 if reset:
                     env.reset_slot(b)
                 scripts[b], gid[b], ptr[b] = script, i, 0
-                moved[b] = empty_history(1)[0]
                 types[b] = self.games[i].setup
                 result[b] = outcome[self.games[i].winner]
                 return
@@ -383,16 +372,9 @@ class HumanDecisions:
             for out, side in ((buf.own_types[n:m], p), (buf.opponent_types[n:m], 1 - p)):
                 out[:] = np.where(owner == side[:, None], kind, -1)
                 out[blue] = out[blue, ::-1]
-            if self.observe:
-                buf.history[n:m] = history_planes(moved[emit], buf.ply[n:m], owner == 1 - p[:, None], blue)
             held = m
             self.decisions += emit.size
-            count = env.move_count.copy()
-            ply = env.state.meta[:, M_PLY].copy()
             env.step(actions)
-            played = live[env.move_count[live] > count[live]]  # the slots whose step ended a move
-            last = env.state.meta[played].astype(np.int64)
-            advance(moved, last[:, M_LAST_FROM], last[:, M_LAST_TO], last[:, M_LAST_RESULT], ply[played], played)
             ptr[live] += 1
             for b in live:
                 if ptr[b] >= len(scripts[b][0]) or env.done[b]:
@@ -419,4 +401,3 @@ class HumanDecisions:
         for f in _FIELDS:
             getattr(buf, f)[:len(rest)] = getattr(kept, f)
         return len(rest)
-

@@ -82,7 +82,7 @@ def positions(games: list[HumanGame], variant: str, net: DeepNashNet | None = No
         with torch.inference_mode():
             value = net.value(torch.from_numpy(batch.obs)).double().numpy()
         out["p_win"].append((1 + np.clip(value, -1, 1)) / 2)
-        nll = belief_nll(batch.obs, batch.opponent_types, variant, belief, batch.history)
+        nll = belief_nll(batch.obs, batch.opponent_types, variant, belief)
         out["belief_ply"].append(ply[nll.pop("row")])
         for name, v in nll.items():
             out.setdefault(f"belief_{name}", []).append(v)
