@@ -123,10 +123,12 @@ def test_a_run_started_from_a_belief_network_starts_from_its_beliefs(barrage, tm
     obs = torch.from_numpy(batch.obs)
     with torch.inference_mode():
         assert not torch.equal(net(obs), first(obs))
-        start_from(net, tmp_path / "first")
+        start_from(net, tmp_path / "first", "barrage")
         assert torch.equal(net(obs), first(obs))
     with pytest.raises(CheckpointError, match="does not fit"):
-        start_from(BeliefNet(BELIEF_PRESETS["small"]), tmp_path / "first")
+        start_from(BeliefNet(BELIEF_PRESETS["small"]), tmp_path / "first", "barrage")
+    with pytest.raises(CheckpointError, match="learnt barrage, this run learns classic"):
+        start_from(BeliefNet(BELIEF_PRESETS["tiny"]), tmp_path / "first", "classic")
     r = pretrain_belief(replace(cfg, init=str(tmp_path / "first"), learning_rate=1e-4), barrage[:8], tmp_path / "next",
                         steps=2, progress=False)
     assert r["step"] == 2 and load_belief(tmp_path / "next")[1]["config"]["init"] == str(tmp_path / "first")

@@ -181,15 +181,18 @@ def format_belief_metrics(r: dict) -> str:
     return "\n".join(lines)
 
 
-def start_from(net: BeliefNet, path: str | Path) -> None:
-    """Load into ``net`` the belief network of checkpoint ``path``.
+def start_from(net: BeliefNet, path: str | Path, variant: str) -> None:
+    """Load into ``net`` the belief network of checkpoint ``path``, which must have learnt ``variant``, as
+    ``pretrain --init`` asks of a policy (``nn.checkpoint.starting_weights``).
 
     Raises:
-        CheckpointError: no belief network in ``path``, or one of another shape.
+        CheckpointError: no belief network in ``path``, one of another shape, or one of another variant.
     """
-    start, _ = load_belief(path)
+    start, meta = load_belief(path)
     if start.config != net.config:
         raise CheckpointError(f"{path}: its belief network {start.config} does not fit this run's {net.config}")
+    if meta.get("variant", variant) != variant:
+        raise CheckpointError(f"{path}: its belief network learnt {meta['variant']}, this run learns {variant}")
     net.load_state_dict(start.state_dict())
 
 
@@ -234,7 +237,7 @@ def pretrain_belief(cfg: BeliefTrainConfig, games: list[HumanGame], out: str | P
     torch.manual_seed(cfg.seed)
     net = BeliefNet(BELIEF_PRESETS[cfg.net]).to(dev)
     if cfg.init and not resume:
-        start_from(net, cfg.init)
+        start_from(net, cfg.init, cfg.variant)
     opt = torch.optim.Adam(net.parameters(), lr=cfg.learning_rate)
     counters = RunCounters()
     if resume:
