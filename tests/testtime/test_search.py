@@ -421,12 +421,12 @@ def test_contempt_counts_a_draw_against_the_player_searching():
 
     plain, scornful = q_of(0.0, ply=159, moves_since_attack=159), q_of(0.5, ply=159, moves_since_attack=159)
     level = PIECE_VALUE[MARSHAL] - PIECE_VALUE[GENERAL] - PIECE_VALUE[SCOUT]  # Red's lead before the capture
-    flag = 99  # j10: the General and the Scout on a10 can step off when the Marshal is not next to them
+    general = 24  # e3
     for m in plain:
-        steps = abs(m.to_sq // 10 - flag // 10) + abs(m.to_sq % 10 - flag % 10)
-        if m == capture:  # the count restarts; the Marshal on e3 is 12 steps from the Flag
-            d, near, later = level + PIECE_VALUE[GENERAL], 160 / 2000, 2 * (steps - 1) + 1
-        else:  # Blue moves, then the Marshal needs s steps to the Flag
+        if m == capture:  # the count restarts; the Marshal is 11 steps from the Scout on a10
+            d, near, later = level + PIECE_VALUE[GENERAL], 160 / 2000, 2 * 10 + 1
+        else:  # Blue moves, then the Marshal needs s steps back to the General
+            steps = abs(m.to_sq // 10 - general // 10) + abs(m.to_sq % 10 - general % 10)
             d, near, later = level, 160 / 200, 160 + 2 * (steps - 1) + 1
         delayed = max(later / 200, 160 / 2000) if m == capture else later / 200
         assert plain[m] == pytest.approx(np.tanh(d - level) - near ** 2 * np.tanh(d)), m
@@ -434,7 +434,7 @@ def test_contempt_counts_a_draw_against_the_player_searching():
     drawn = q_of(0.7, ply=199, moves_since_attack=199)  # the 200th move without an attack draws
     for m in drawn:
         if m == capture:
-            near = max(23 / 200, 200 / 2000)  # the Marshal's attack on the Flag, or the total-move limit
+            near = max(21 / 200, 200 / 2000)  # the Marshal's next attack, or the total-move limit
             won = np.tanh(PIECE_VALUE[GENERAL]) - near ** 2 * (np.tanh(level + PIECE_VALUE[GENERAL]) + 0.7)
         else:  # nothing won, and the draw's whole term: worse than the leaf one move earlier
             won = -(np.tanh(level) + 0.7)
@@ -471,12 +471,11 @@ def test_as_a_draw_nears_q_outweighs_the_prior():
     assert step == 1.0 and choice != capture
 
 
-def test_attack_delay_counts_the_plies_to_the_nearest_attack_that_does_not_lose_and_cannot_be_escaped():
-    """Red's Scout on e2 loses to the Marshal above it and to the Bombs, and ties the Scout three steps away
-    on h2, which can step off: that chase is no attack to come.  The Miner's Bomb on a5 is four steps away:
-    three moves there and the attack, ``2 * (4 - 1)`` plies after Red's move, one more when Blue moves first.
-    A Scout next to Red's (on f2) is an attack at once.  Without the Miner, the Flag is 13 steps from Red's
-    Scout; with nothing movable left, no attack comes: ``NO_ATTACK``."""
+def test_attack_delay_counts_the_plies_to_the_nearest_attack_that_does_not_lose():
+    """Red's Scout on e2 loses to the Marshal above it and to the Bomb, and ties the Scout three steps
+    away on h2: two moves there and the attack, ``2 * (3 - 1)`` plies after Red's move, one more when Blue
+    moves first.  The Miner's Bomb is four steps away.  Without the Miner and that Scout, the Flag is
+    13 steps from Red's Scout; with nothing movable left, no attack comes: ``NO_ATTACK``."""
     board = Game.from_diagram("""
         10 .. .. .. .. .. .. .. .. .. bF
          9 .. .. .. .. .. .. .. .. .. ..
@@ -490,12 +489,12 @@ def test_attack_delay_counts_the_plies_to_the_nearest_attack_that_does_not_lose_
          1 r3 .. .. .. .. .. .. .. .. rF
            a  b  c  d  e  f  g  h  i  j
         """, BARRAGE).state.board[0]
-    beside, alone, stuck = board.copy(), board.copy(), board.copy()
-    beside[[15, 17]] = board[[17, 15]]  # Blue's Scout from h2 to f2
-    alone[0] = 0  # no Miner on a1
+    no_scout, alone, stuck = board.copy(), board.copy(), board.copy()
+    no_scout[17] = 0  # h2
+    alone[[0, 17]] = 0  # the Miner on a1 as well
     stuck[[0, 14]] = 0  # Red's Miner and Scout
-    boards = np.stack([board, board, beside, beside, alone, stuck])
-    np.testing.assert_array_equal(attack_delay(boards, np.array([0, 1, 0, 1, 0, 0]), 0), [6, 7, 0, 1, 24, NO_ATTACK])
+    boards = np.stack([board, board, no_scout, alone, stuck])
+    np.testing.assert_array_equal(attack_delay(boards, np.array([0, 1, 0, 0, 0]), 0), [4, 5, 6, 24, NO_ATTACK])
 
 
 def test_attack_delay_goes_round_what_is_in_the_way():

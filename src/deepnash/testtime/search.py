@@ -644,31 +644,25 @@ ATTACK_HORIZON = 40
 
 
 def attack_delay(boards: np.ndarray, to_move: np.ndarray, player: int) -> np.ndarray:
-    """``int64[N]``: plies before ``player`` can make an attack that does not lose and that the opponent cannot
-    step away from, on complete boards ``int8[N, 100]`` with ``to_move: int[N]`` the player to move:
-    ``2 (s - 1)``, plus 1 when the opponent moves first, for ``s`` the fewest rook steps from one of
-    ``player``'s movable pieces to an opponent piece it beats or ties (``beliefs.FIGHT``) that cannot move
-    (a Bomb for a Miner, the Flag for any piece), through empty squares and ``player``'s own movable pieces
-    (lakes, Bombs, Flags and the opponent's other pieces are in the way; ``flag_guard.path_steps``): a Flag
-    walled in by Bombs is no nearer than the Miner that must open it.  An opponent piece that can move counts
-    only next to a piece that beats or ties it (``s = 1``): one further away steps off, and a chase after a
-    Scout that runs is no progress towards the no-attack limit (against ``mcts``, a Colonel chased the last
-    Scout for 200 plies while the Miners that could open the Flag stood at home).  ``NO_ATTACK`` when there
-    is none within ``ATTACK_HORIZON`` steps."""
+    """``int64[N]``: plies before ``player`` can make an attack that does not lose, on complete boards
+    ``int8[N, 100]`` with ``to_move: int[N]`` the player to move: ``2 (s - 1)``, plus 1 when the opponent
+    moves first, for ``s`` the fewest rook steps from one of ``player``'s movable pieces to an opponent
+    piece it beats or ties (``beliefs.FIGHT``), through empty squares and ``player``'s own movable pieces
+    (lakes, Bombs, Flags and the opponent's other pieces are in the way; ``flag_guard.path_steps``):
+    a Flag walled in by Bombs is no nearer than the Miner that must open it.  ``NO_ATTACK`` when there is
+    none within ``ATTACK_HORIZON`` steps."""
     kind, owner = types(boards), owners(boards)
     k = np.clip(kind, 0, None).astype(np.int64)
     mine = (owner == player) & (kind >= 0) & ~IMMOVABLE[k]
     theirs = (owner == 1 - player) & (kind >= 0)
-    fixed = IMMOVABLE[k]
     passable = (boards == EMPTY) | mine
     steps = np.full(len(boards), NO_ATTACK, dtype=np.int64)
     for t in np.unique(k[mine]):
         attackers = mine & (k == t)
-        beaten = theirs & (FIGHT[t][k] >= 0)
-        near = path_steps(passable, beaten & fixed, ATTACK_HORIZON, wanted=attackers)
+        targets = theirs & (FIGHT[t][k] >= 0)
+        near = path_steps(passable, targets, ATTACK_HORIZON, wanted=attackers)
         reach = np.where(attackers & (near <= ATTACK_HORIZON), near, NO_ATTACK).min(axis=1)
-        beside = (attackers & (path_steps(passable, beaten & ~fixed, 1) == 1)).any(axis=1)
-        steps = np.minimum(steps, np.where(beside, 1, reach))
+        steps = np.minimum(steps, reach)
     return np.where(steps >= NO_ATTACK, NO_ATTACK, 2 * (steps - 1) + (np.asarray(to_move) != player))
 
 
