@@ -25,13 +25,12 @@ from deepnash.game.pieces import BOMB, FLAG, GENERAL, MARSHAL, MINER, SCOUT, SPY
 from deepnash.infostate.beliefs import FIGHT, IMMOVABLE, PEOPLE_PIECE_VALUE, PIECE_VALUE, hidden_counts
 from deepnash.infostate.determinize import load_determinization, sample_hidden
 from deepnash.infostate.observe import move_rows, observe_view
-from deepnash.infostate.view import push_recorded
+from deepnash.infostate.view import MoveRecord, push_recorded
 from deepnash.nn import DeepNashNet, get_preset
 from deepnash.nn.belief import BELIEF_PRESETS, BeliefNet
 from deepnash.testtime.belief import LearnedBelief
 from deepnash.testtime.search import (MAX_STEP_GAIN, NO_ATTACK, Search, SearchConfig, attack_delay, draw_nearness,
-                                      sure_captures,
-                                      improve, material_difference)
+                                      improve, material_difference, presses, sure_captures)
 from test_memory import MARSHAL_CHANCE
 from testtime_helpers import Played
 
@@ -442,6 +441,44 @@ def test_contempt_counts_a_draw_against_the_player_searching():
     assert capture not in q_of(0.0, candidates=2) and capture in q_of(0.2, candidates=2)
     with pytest.raises(ValueError, match="contempt"):
         SearchConfig(contempt=1.5)
+
+
+def test_passive_opponent_makes_a_draw_no_rescue_for_the_player_behind():
+    """``passive=P``: from ply ``P``, against an opponent that has lost or tied no attack (``presses``), the
+    draw term counts a lead of the opponent's as level, ``- r**2 (max(tanh(d), 0) + c)``: Red, behind by a
+    Marshal and a Scout one move before the no-attack draw, scores a quiet move's draw at ``-c`` instead of
+    ``-(tanh(d) + c) > 0``.  An opponent that has lost or tied an attack, or a ply before ``P``, leaves the
+    draw term as it was."""
+    drawn = marshal_below(code_of(1, GENERAL))
+    drawn[9] = code_of(1, MARSHAL)  # j1, revealed as every Blue piece
+    game = Game.from_state(BARRAGE, drawn, (drawn > 12).astype(np.uint8) * K.REVEALED, turn=0, ply=199,
+                           moves_since_attack=199)
+    view = PlayerView.of(game, 0)
+    truth = np.where(view.owner == 1, view.types, -1).astype(np.int8)
+    lead = -PIECE_VALUE[MARSHAL] - PIECE_VALUE[SCOUT]  # Red's Marshal against Blue's Marshal, General, Scout
+    capture, contempt = Move.parse("e2-e3"), 0.5
+    lost = MoveRecord(Move.parse("a9-a8"), 1, SCOUT, BOMB, K.RESULT_DEFENDER_WON)  # Blue's attack on a Bomb
+    won = MoveRecord(Move.parse("a9-a8"), 1, MARSHAL, SCOUT, K.RESULT_ATTACKER_WON)
+    red_lost = MoveRecord(Move.parse("a2-a3"), 0, SCOUT, BOMB, K.RESULT_DEFENDER_WON)
+    assert not presses(view) and not presses(replace(view, history=(won, red_lost)))
+    assert presses(replace(view, history=(won, lost))) and presses(
+        replace(view, history=(MoveRecord(Move.parse("a9-a8"), 1, SCOUT, SCOUT, K.RESULT_BOTH_REMOVED),)))
+
+    def quiet_q(passive: int, history: tuple = ()) -> set[float]:
+        config = SearchConfig(samples=2, depth=0, candidates=len(view.legal_moves), rounds=1, leaf="gain",
+                              contempt=contempt, passive=passive)
+        search = Search(uniform_logits, zero_values, config, belief=exactly(truth))
+        search.reset(BARRAGE, 0)
+        q = search.run(replace(view, history=history), {m: 1 / len(view.legal_moves) for m in view.legal_moves},
+                       np.random.default_rng(0)).q
+        return {round(v, 9) for m, v in q.items() if m != capture}
+
+    stalled = round(-(np.tanh(lead) + contempt), 9)
+    assert stalled > 0
+    assert quiet_q(0) == {stalled} == quiet_q(200) == quiet_q(150, (won, lost))
+    assert quiet_q(150) == quiet_q(150, (won, red_lost)) == {-contempt}
+    with pytest.raises(ValueError, match="passive"):
+        SearchConfig(passive=-1)
 
 
 def test_as_a_draw_nears_q_outweighs_the_prior():
