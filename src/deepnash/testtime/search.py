@@ -438,7 +438,7 @@ class Search:
         return cfg.alpha / max(1.0 - r * r, 1.0 / MAX_STEP_GAIN)
 
     def _round(self, view: PlayerView, cands: list[Move], hidden: np.ndarray, rng: np.random.Generator,
-               may_mine: np.ndarray | None, meek: bool = False) -> np.ndarray:
+               may_mine: np.ndarray | None, meek: bool) -> np.ndarray:
         """The summed leaf values of each candidate over the determinisations ``hidden: int8[K, 100]``
         (``may_mine: bool[100]``, with ``guard``: the squares ``flag_danger`` also races as a Miner's;
         ``meek``: the opponent is taken for one that does not press, ``SearchConfig.passive``)."""
