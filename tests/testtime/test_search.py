@@ -4,6 +4,7 @@ it plays only legal moves and keeps to its budget, and a resumed ``VectorEnv`` s
 from __future__ import annotations
 
 import math
+from collections import deque
 from dataclasses import replace
 
 import numpy as np
@@ -20,8 +21,9 @@ from deepnash.env.planes import P_SELECTED, P_STEP
 from deepnash.env.vector import VectorEnv
 from deepnash.game import BARRAGE, CLASSIC, Game, Move, Variant
 from deepnash.game import kernels as K
-from deepnash.game.codes import EMPTY, code_of
-from deepnash.game.pieces import BOMB, FLAG, GENERAL, MARSHAL, MINER, SCOUT, SPY
+from deepnash.game.codes import EMPTY, LAKE, code_of, owners, types as types_of
+from deepnash.game.squares import parse_square
+from deepnash.game.pieces import BOMB, CAPTAIN, FLAG, GENERAL, MARSHAL, MINER, SCOUT, SPY
 from deepnash.infostate.beliefs import FIGHT, IMMOVABLE, PEOPLE_PIECE_VALUE, PIECE_VALUE, hidden_counts
 from deepnash.infostate.determinize import load_determinization, sample_hidden
 from deepnash.infostate.observe import move_rows, observe_view
@@ -29,8 +31,9 @@ from deepnash.infostate.view import MoveRecord, push_recorded
 from deepnash.nn import DeepNashNet, get_preset
 from deepnash.nn.belief import BELIEF_PRESETS, BeliefNet
 from deepnash.testtime.belief import LearnedBelief
-from deepnash.testtime.search import (MAX_STEP_GAIN, NO_ATTACK, Search, SearchConfig, attack_delay, draw_nearness,
-                                      improve, material_difference, presses, sure_captures)
+from deepnash.testtime.search import (APPROACH_HORIZON, MAX_STEP_GAIN, NO_ATTACK, Search, SearchConfig,
+                                      attack_delay, draw_nearness,
+                                      flag_approach, improve, material_difference, presses, sure_captures)
 from test_memory import MARSHAL_CHANCE
 from testtime_helpers import Played
 
@@ -443,6 +446,15 @@ def test_contempt_counts_a_draw_against_the_player_searching():
         SearchConfig(contempt=1.5)
 
 
+def every_move_q(view: PlayerView, truth: np.ndarray, **options) -> dict[Move, float]:
+    """Each legal move's ``Q`` from one round of two samples of ``truth`` (``exactly``), every move a
+    candidate under a uniform prior, no rollout (``depth=0``), the ``gain`` leaf and the search ``options``."""
+    config = SearchConfig(samples=2, depth=0, candidates=len(view.legal_moves), rounds=1, leaf="gain", **options)
+    search = Search(uniform_logits, zero_values, config, belief=exactly(truth))
+    search.reset(view.variant, view.player)
+    return search.run(view, {m: 1 / len(view.legal_moves) for m in view.legal_moves}, np.random.default_rng(0)).q
+
+
 def test_passive_opponent_makes_a_draw_no_rescue_for_the_player_behind():
     """``passive=P``: from ply ``P``, against an opponent that has lost or tied no attack (``presses``), the
     draw term counts a lead of the opponent's as level, ``- r**2 (max(tanh(d), 0) + c)``: Red, behind by a
@@ -465,12 +477,7 @@ def test_passive_opponent_makes_a_draw_no_rescue_for_the_player_behind():
         replace(view, history=(MoveRecord(Move.parse("a9-a8"), 1, SCOUT, SCOUT, K.RESULT_BOTH_REMOVED),)))
 
     def quiet_q(passive: int, history: tuple = ()) -> set[float]:
-        config = SearchConfig(samples=2, depth=0, candidates=len(view.legal_moves), rounds=1, leaf="gain",
-                              contempt=contempt, passive=passive)
-        search = Search(uniform_logits, zero_values, config, belief=exactly(truth))
-        search.reset(BARRAGE, 0)
-        q = search.run(replace(view, history=history), {m: 1 / len(view.legal_moves) for m in view.legal_moves},
-                       np.random.default_rng(0)).q
+        q = every_move_q(replace(view, history=history), truth, contempt=contempt, passive=passive)
         return {round(v, 9) for m, v in q.items() if m != capture}
 
     stalled = round(-(np.tanh(lead) + contempt), 9)
@@ -479,6 +486,84 @@ def test_passive_opponent_makes_a_draw_no_rescue_for_the_player_behind():
     assert quiet_q(150) == quiet_q(150, (won, red_lost)) == {-contempt}
     with pytest.raises(ValueError, match="passive"):
         SearchConfig(passive=-1)
+
+
+def classic_board(pieces: dict[str, int]) -> np.ndarray:
+    """``int8[100]``: a Classic board with its lakes and ``pieces`` (square name: board code), empty elsewhere."""
+    board = np.full(100, EMPTY, np.int8)
+    board[list(CLASSIC.lakes)] = LAKE
+    for name, code in pieces.items():
+        board[parse_square(name)] = code
+    return board
+
+
+def slow_flag_approach(board: np.ndarray, player: int) -> int:
+    """``flag_approach`` square by square: a breadth-first search from the opponent's Flag, once for any
+    movable piece (the opponent's Bombs in the way) and once for a Miner."""
+    kind, owner = types_of(board), owners(board)
+    best = APPROACH_HORIZON + 1
+    for miner in (False, True):
+        def open_sq(s: int) -> bool:
+            if board[s] == LAKE or (owner[s] == player and kind[s] in (BOMB, FLAG)):
+                return False
+            return miner or not (owner[s] == 1 - player and kind[s] == BOMB)
+        dist = {s: 0 for s in range(100) if owner[s] == 1 - player and kind[s] == FLAG}
+        queue = deque(dist)
+        while queue:
+            s = queue.popleft()
+            r, c = divmod(s, 10)
+            for n in [10 * rr + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                      if 0 <= rr < 10 and 0 <= cc < 10]:
+                if n not in dist and open_sq(n):
+                    dist[n] = dist[s] + 1
+                    queue.append(n)
+        for s, d in dist.items():
+            runs = owner[s] == player and kind[s] not in (BOMB, FLAG) and (not miner or kind[s] == MINER)
+            if runs and d <= APPROACH_HORIZON:
+                best = min(best, d)
+    return best
+
+
+@pytest.mark.parametrize("variant", [CLASSIC, BARRAGE])
+def test_flag_approach_agrees_with_a_square_by_square_search(variant):
+    """``flag_approach`` on boards of random games, both players, against ``slow_flag_approach``; and on
+    Red's Flag walled in by Bombs, a Captain never gets there and a Miner on the far side of a Bomb does."""
+    boards = np.stack([random_position(variant, seed, plies)[0].state.board[0]
+                       for seed in range(12) for plies in (0, 60, 400)])
+    for player in (0, 1):
+        assert flag_approach(boards, player).tolist() == [slow_flag_approach(b, player) for b in boards]
+    walled = classic_board({"j10": code_of(1, FLAG), "f3": code_of(1, CAPTAIN), "e1": code_of(0, BOMB),
+                            "f1": code_of(0, FLAG), "g1": code_of(0, BOMB), "f2": code_of(0, BOMB)})
+    assert flag_approach(walled[None], 1).tolist() == [APPROACH_HORIZON + 1]  # the Captain is walled out
+    miner = walled.copy()
+    miner[parse_square("f3")] = code_of(1, MINER)
+    assert flag_approach(miner[None], 1).tolist() == [2]  # through the Bomb on f2
+
+
+def test_against_a_passive_opponent_a_step_nearer_its_flag_is_worth_approach():
+    """With ``passive`` and ``approach``, each quiet move of Red's lone Miner scores ``approach`` more when it
+    comes a rook step nearer Blue's Flag (e3, f2) and less when it goes one further (d2, e1); with either
+    option off, or against an opponent that has lost an attack, all score alike."""
+    board = classic_board({"a10": code_of(1, GENERAL), "i10": code_of(1, BOMB), "j10": code_of(1, FLAG),
+                           "j9": code_of(1, BOMB), "e2": code_of(0, MINER), "a1": code_of(0, FLAG)})
+    game = Game.from_state(CLASSIC, board, np.zeros(100, np.uint8), turn=0, ply=250, moves_since_attack=20)
+    view = PlayerView.of(game, 0)
+    truth = np.where(view.owner == 1, types_of(board), -1).astype(np.int8)
+
+    lost = MoveRecord(Move.parse("a10-a9"), 1, GENERAL, BOMB, K.RESULT_DEFENDER_WON)
+
+    def quiet_q(passive: int, approach: float, history: tuple = ()) -> dict[str, float]:
+        q = every_move_q(replace(view, history=history), truth, passive=passive, approach=approach)
+        return {str(m)[-2:]: v for m, v in q.items()}
+
+    plain, pressed = quiet_q(200, 0.0), quiet_q(200, 0.05)
+    assert set(plain) == {"e3", "f2", "d2", "e1"} and len({round(v, 9) for v in plain.values()}) == 1
+    for to, steps in (("e3", 1), ("f2", 1), ("d2", -1), ("e1", -1)):
+        assert pressed[to] - plain["e3"] == pytest.approx(steps * 0.05)
+    for unmoved in (quiet_q(0, 0.05), quiet_q(300, 0.05), quiet_q(200, 0.05, (lost,))):
+        assert len({round(v, 9) for v in unmoved.values()}) == 1
+    with pytest.raises(ValueError, match="approach"):
+        SearchConfig(approach=-0.1)
 
 
 def test_as_a_draw_nears_q_outweighs_the_prior():

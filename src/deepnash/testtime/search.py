@@ -35,7 +35,7 @@ from ..env.actions import square_to_action
 from ..env.vector import VectorEnv
 from ..game import Move, Variant
 from ..game import kernels as K
-from ..game.codes import EMPTY, owners, types
+from ..game.codes import EMPTY, LAKE, owners, types
 from ..game.pieces import BOMB, FLAG, MARSHAL, MINER, SCOUT, SPY
 from ..infostate.beliefs import (FIGHT, IMMOVABLE, PEOPLE_PIECE_VALUE, PIECE_VALUE, fight_odds, hidden_counts,
                                  type_distributions)
@@ -189,6 +189,13 @@ class SearchConfig:
             bots risk no attack (``turtle`` and ``sure`` lost or tied none in 147 of 160 games); people had
             lost or tied one by ply 200 in all but 2 of 904 player-games that lasted longer (Gravon 2014-10),
             ``cautious`` and ``mcts`` by ply 184 in all of 400 games.
+        approach: with ``passive``, against an opponent taken for one that does not press, what a leaf gains for
+            each rook step the player's nearest piece has come nearer the opponent's (sampled) Flag since the root
+            (``flag_approach``; 0: nothing), so that quiet moves make progress where the few plies searched win
+            no material.  With a won ending on the board (``turtle`` left with a General, six revealed Bombs and
+            its Flag, against five Miners), the shipped agent shuffled for 1,600 plies, sent a piece onto a known
+            Bomb each time the no-attack count neared its limit, and drew by the move limit.  0.05 is a sixth of
+            a Miner on the thesis's table: it decides among quiet moves and buys no material.
     """
 
     samples: int = 8
@@ -212,6 +219,7 @@ class SearchConfig:
     control_variate: bool = True
     spare: int = 0
     passive: int = 0
+    approach: float = 0.0
 
     def __post_init__(self) -> None:
         for name in ("samples", "candidates"):
@@ -232,6 +240,8 @@ class SearchConfig:
             raise ValueError(f"search precision {self.precision!r}: choose one of {', '.join(PRECISIONS)}")
         if not self.belief:
             raise ValueError(f"search belief: choose {', '.join(BELIEF_SOURCES)} or a belief network's directory")
+        if self.approach < 0:
+            raise ValueError(f"search approach must be >= 0, got {self.approach}")
         for name in ("contempt", "guard"):
             if not 0 <= getattr(self, name) <= 1:
                 raise ValueError(f"search {name} must be in [0, 1], got {getattr(self, name)}")
@@ -457,6 +467,8 @@ class Search:
         # ``leaf=gain``: the material difference on each sample, before the candidate move
         worth = piece_values(cfg.piece_values, view.variant)
         root = material_difference(env.state.board, me, worth) if cfg.leaf == "gain" else None
+        # ``approach``: how near the player's pieces are to the opponent's Flag on each sample, before the move
+        near_flag = flag_approach(env.state.board, me) if meek and cfg.approach > 0 else None
         first = np.array([[square_to_action(c.from_sq, me), square_to_action(c.to_sq, me)] for c in cands])
         for step in range(2):
             self._step(env, np.tile(first[:, step], k), result, drawn, me)
@@ -485,6 +497,8 @@ class Search:
             gained = np.tanh(lead - root[leaf]) if cfg.leaf == "gain" else np.tanh(lead)
             behind = 0.0 if meek else -1.0  # the least a lead of the opponent's counts for in the draw term
             result[leaf] = gained - near * (np.maximum(np.tanh(lead), behind) + cfg.contempt)
+            if near_flag is not None:  # against an opponent that does not press, a step nearer its Flag is progress
+                result[leaf] += cfg.approach * (near_flag[leaf] - flag_approach(env.state.board[leaf], me))
         pending = live | drawn  # the games the rollouts did not decide
         result[pending] = result[pending] * (1 - danger[pending]) - danger[pending]
         return result.reshape(k, m).sum(axis=0)
@@ -685,6 +699,32 @@ def attack_delay(boards: np.ndarray, to_move: np.ndarray, player: int) -> np.nda
         reach = np.where(attackers & (near <= ATTACK_HORIZON), near, NO_ATTACK).min(axis=1)
         steps = np.minimum(steps, reach)
     return np.where(steps >= NO_ATTACK, NO_ATTACK, 2 * (steps - 1) + (np.asarray(to_move) != player))
+
+
+#: The most rook steps ``flag_approach`` follows a path (further is as far).
+APPROACH_HORIZON = 30
+
+
+def flag_approach(boards: np.ndarray, player: int) -> np.ndarray:
+    """``int64[N]``: the fewest rook steps any movable piece of ``player`` needs to reach the opponent's Flag
+    on complete (sampled) boards ``int8[N, 100]`` (``flag_guard.path_steps``): lakes and ``player``'s own
+    Bombs and Flag are in the way, the opponent's Bombs for all but a Miner (taking one is a step), and
+    every other piece is stepped through, as if it gave way or were taken.  ``APPROACH_HORIZON + 1`` where
+    none is that near, or the opponent has no Flag."""
+    kind, owner = types(boards), owners(boards)
+    k = np.clip(kind, 0, None).astype(np.int64)
+    mine = (owner == player) & (kind >= 0)
+    movable = mine & ~IMMOVABLE[k]
+    flag = (owner == 1 - player) & (kind == FLAG)
+    open_sq = (boards != LAKE) & ~(mine & IMMOVABLE[k])
+    their_bomb = (owner == 1 - player) & (kind == BOMB)
+    far = APPROACH_HORIZON + 1
+    steps = np.full(len(boards), far, dtype=np.int64)
+    for runners, passable in ((movable, open_sq & ~their_bomb), (movable & (kind == MINER), open_sq)):
+        if runners.any():
+            near = path_steps(passable, flag, APPROACH_HORIZON, wanted=runners)
+            steps = np.minimum(steps, np.where(runners, near, far).min(axis=1))
+    return steps
 
 
 def sure_captures(boards: np.ndarray, flags: np.ndarray, to_move: np.ndarray, worth: np.ndarray,
