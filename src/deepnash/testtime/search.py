@@ -468,7 +468,8 @@ class Search:
         worth = piece_values(cfg.piece_values, view.variant)
         root = material_difference(env.state.board, me, worth) if cfg.leaf == "gain" else None
         # ``approach``: how near the player's pieces are to the opponent's Flag on each sample, before the move
-        near_flag = flag_approach(env.state.board, me) if meek and cfg.approach > 0 else None
+        # (the same for every candidate of a sample, so each sample's search is made once)
+        near_flag = np.repeat(flag_approach(env.state.board[::m], me), m) if meek and cfg.approach > 0 else None
         first = np.array([[square_to_action(c.from_sq, me), square_to_action(c.to_sq, me)] for c in cands])
         for step in range(2):
             self._step(env, np.tile(first[:, step], k), result, drawn, me)
