@@ -750,6 +750,59 @@ def test_spare_keeps_the_marshal_and_the_general_off_unmoved_pieces_while_a_bomb
             SearchConfig(spare=bad)
 
 
+THROWS_BY_REVEALED_BOMBS = """
+        10 .. .. .. .. .. .. .. .. bB bF
+         9 .. .. .. .. .. .. .. .. r3 ..
+         8 bB .. .. .. bB .. .. .. .. ..
+         7 r2 .. .. .. rM .. .. .. .. ..
+         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         4 .. .. .. .. .. .. .. .. .. ..
+         3 .. .. .. .. .. .. .. .. .. ..
+         2 .. .. .. .. .. .. .. .. .. ..
+         1 rF rB rB rB .. .. .. .. .. ..
+           a  b  c  d  e  f  g  h  i  j
+        """
+
+
+def test_no_sacrifice_drops_the_attacks_that_lose_for_certain_on_public_information():
+    """``sacrifice=False``: the Scout's attack on the revealed Bomb on a8 and the Marshal's on the one on e8
+    leave the prior, however much the prior likes them; the Miner's on the revealed Bomb on i10 stays, and
+    so does an attack on the Bombs while they are hidden; a doomed attack that is the only move allowed
+    stays.  ``hopeful_attack`` never picks a doomed attack."""
+    from deepnash.testtime.search import doomed_attacks, hopeful_attack
+
+    army = Variant("duel", piece_counts=tuple({FLAG: 1, BOMB: 3, SCOUT: 1, MINER: 1, MARSHAL: 1}.get(t, 0)
+                                              for t in range(12)))
+    game = Game.from_diagram(THROWS_BY_REVEALED_BOMBS, army)
+    scout, marshal, miner = Move.parse("a7-a8"), Move.parse("e7-e8"), Move.parse("i9-i10")
+    assert doomed_attacks(PlayerView.of(game, 0), game.legal_moves()) == set()  # the Bombs are hidden
+    flags = game.state.flags[0].copy()
+    for square in ("a8", "e8", "i10"):
+        flags[parse_square(square)] |= K.REVEALED
+    view = PlayerView.of(Game.from_state(army, game.state.board[0], flags, turn=0), 0)
+    assert doomed_attacks(view, view.legal_moves) == {scout, marshal}
+    assert hopeful_attack(view, [marshal, scout, miner]) == miner
+    assert hopeful_attack(view, [marshal, scout]) is None
+    rest = 0.1 / (len(view.legal_moves) - 2)
+    prior = {m: 0.5 if m == marshal else 0.4 if m == scout else rest for m in view.legal_moves}
+    for sacrifice in (True, False):
+        search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=0, candidates=3, rounds=1,
+                                                                  alpha=0.0, sacrifice=sacrifice))
+        search.reset(army, 0)
+        result = search.run(view, prior, np.random.default_rng(0))
+        assert result.prior == prior
+        if sacrifice:
+            assert result.policy == pytest.approx(prior) and {scout, marshal} <= set(result.q)
+        else:
+            assert result.policy[scout] == result.policy[marshal] == 0.0
+            assert not {scout, marshal} & set(result.q)
+            assert result.policy[miner] == pytest.approx(1 / (len(view.legal_moves) - 2))
+        assert math.isclose(sum(result.policy.values()), 1.0)
+    assert search.run(view, {marshal: 0.6, scout: 0.4}, np.random.default_rng(0)).policy == {marshal: 0.6,
+                                                                                               scout: 0.4}
+
+
 @pytest.mark.parametrize("variant", [BARRAGE, CLASSIC])
 def test_a_searching_agent_plays_whole_legal_games(variant):
     net = DeepNashNet(get_preset("tiny"))
