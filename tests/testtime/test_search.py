@@ -566,6 +566,43 @@ def test_against_a_passive_opponent_a_step_nearer_its_flag_is_worth_approach():
         SearchConfig(approach=-0.1)
 
 
+def test_against_a_passive_opponent_the_candidates_hold_the_move_nearest_its_flag():
+    """``approach_move``: of Red's quiet moves, the Miner's on e2 towards Blue's Flag on j10 (e3 or f2) lowers
+    ``flag_approach`` by one; the Spy's on b1 lowers nothing, and with the Miner gone no move comes nearer than
+    the Spy already is.  With ``passive`` and ``approach``, the search adds that move to candidates the prior
+    fills with the Spy's moves, and raises its prior to ``GUARD_PRIOR`` times the top one's; without
+    ``approach``, or against an opponent that has lost an attack, the candidates are the prior's."""
+    from deepnash.testtime.search import GUARD_PRIOR, approach_move
+
+    board = classic_board({"a10": code_of(1, GENERAL), "i10": code_of(1, BOMB), "j10": code_of(1, FLAG),
+                           "j9": code_of(1, BOMB), "e2": code_of(0, MINER), "b1": code_of(0, SPY),
+                           "a1": code_of(0, FLAG)})
+    game = Game.from_state(CLASSIC, board, np.zeros(100, np.uint8), turn=0, ply=250, moves_since_attack=20)
+    view = PlayerView.of(game, 0)
+    truth = np.where(view.owner == 1, types_of(board), -1).astype(np.int8)
+    spy = [m for m in view.legal_moves if str(m).startswith("b1")]
+    miner = [m for m in view.legal_moves if str(m).startswith("e2")]
+    nearer = approach_move(view, spy + miner, np.tile(truth, (3, 1)))
+    assert str(nearer) in ("e2-e3", "e2-f2")
+    assert approach_move(view, spy, truth[None]) is None
+    assert approach_move(view, [m for m in miner if str(m) in ("e2-d2", "e2-e1")], truth[None]) is None
+
+    prior = {m: (0.97 / len(spy) if m in spy else 0.03 / len(miner)) for m in view.legal_moves}
+    lost = MoveRecord(Move.parse("a10-a9"), 1, GENERAL, BOMB, K.RESULT_DEFENDER_WON)
+    for approach, history in ((0.05, ()), (0.0, ()), (0.05, (lost,))):
+        config = SearchConfig(samples=2, depth=0, candidates=len(spy), rounds=1, alpha=0.0, leaf="gain",
+                              passive=200, approach=approach)
+        search = Search(uniform_logits, zero_values, config, belief=exactly(truth))
+        search.reset(CLASSIC, 0)
+        result = search.run(replace(view, history=history), prior, np.random.default_rng(0))
+        if approach and not history:
+            assert nearer in result.q and len(result.q) == len(spy)
+            top = max(prior.values())
+            assert result.policy[nearer] == pytest.approx(GUARD_PRIOR * top / (1 + GUARD_PRIOR * top - prior[nearer]))
+        else:
+            assert set(result.q) == set(spy) and result.policy == pytest.approx(prior)
+
+
 def test_as_a_draw_nears_q_outweighs_the_prior():
     """With contempt, the improvement's step is ``alpha / (1 - r**2)`` for ``r`` the root's nearness to a
     draw limit (at most ``MAX_STEP_GAIN`` times ``alpha``): the Marshal's capture of the General, which the

@@ -39,7 +39,7 @@ from ..game.codes import EMPTY, LAKE, owners, types
 from ..game.pieces import BOMB, FLAG, MARSHAL, MINER, SCOUT, SPY
 from ..infostate.beliefs import (FIGHT, IMMOVABLE, PEOPLE_PIECE_VALUE, PIECE_VALUE, fight_odds, hidden_counts,
                                  type_distributions)
-from ..infostate.determinize import load_determinization, sample_hidden
+from ..infostate.determinize import complete_state, load_determinization, sample_hidden
 from ..infostate.observe import move_rows
 from ..infostate.setup_stats import deployment_weights
 from ..infostate.view import UNKNOWN, PlayerView
@@ -85,10 +85,14 @@ PIECE_VALUES = ("thesis", "people")
 #: How contempt picks the attack it always adds to the candidates (``SearchConfig.attack``).
 ATTACKS = ("prior", "odds")
 
+#: Draws of the belief that choose ``approach_move`` (``SearchConfig.approach``).
+APPROACH_DRAWS = 16
+
 #: The least prior the guard's answer to a raid enters the improvement with (``SearchConfig.guard``), as a
 #: fraction of the top move's: people seldom play the one quiet move that keeps the Flag, and a prior
 #: hundreds of times below the top one outweighed a race the search found lost on every other move.  With
-#: ``alpha`` 10 the answer still needs ``Q`` about 0.23 above the top move's to overtake it.
+#: ``alpha`` 10 the answer still needs ``Q`` about 0.23 above the top move's to overtake it.  The
+#: ``approach_move`` (``SearchConfig.approach``) enters with it too.
 GUARD_PRIOR = 0.1
 
 
@@ -195,7 +199,10 @@ class SearchConfig:
             no material.  With a won ending on the board (``turtle`` left with a General, six revealed Bombs and
             its Flag, against five Miners), the shipped agent shuffled for 1,600 plies, sent a piece onto a known
             Bomb each time the no-attack count neared its limit, and drew by the move limit.  0.05 is a sixth of
-            a Miner on the thesis's table: it decides among quiet moves and buys no material.
+            a Miner on the thesis's table: it decides among quiet moves and buys no material.  The candidates
+            then always hold the ``approach_move`` (over ``APPROACH_DRAWS`` draws of the belief), in place of the
+            lowest-ranked one, with at least ``GUARD_PRIOR`` times the top move's prior: the prior seldom moves
+            the back-row Miners that such an ending needs.
         sacrifice: whether the prior keeps the player's attacks that lose for certain on public information
             (``doomed_attacks``: a Scout on a revealed Bomb, a Captain on a revealed Major).  False: the search
             drops them from the prior before it ranks the candidates, as ``spare`` does, unless nothing else is
@@ -399,11 +406,16 @@ class Search:
         raid = guarding_move(view) if cfg.guard > 0 or self._game_clock is not None else None
         hopeful = hopeful_attack(view, ranked, piece_values(cfg.piece_values, view.variant) if cfg.attack == "odds"
                                  else None) if cfg.contempt > 0 else None
-        forced = [m for m in (hopeful,
-                              raid if cfg.guard > 0 else None) if m is not None and prior.get(m, 0) > 0]
-        if raid in forced and prior[raid] < GUARD_PRIOR * prior[ranked[0]]:
-            raised = dict(prior)
-            raised[raid] = GUARD_PRIOR * prior[ranked[0]]
+        meek = bool(cfg.passive) and view.ply >= cfg.passive and not presses(view)
+        draw = self._sampler(view) if len(ranked) > 1 else None
+        # against an opponent that does not press, the quiet move that brings the army nearest its Flag
+        nearer = (approach_move(view, ranked, draw(rng, APPROACH_DRAWS)) if meek and cfg.approach > 0 and draw
+                  else None)
+        forced = [m for m in (hopeful, raid if cfg.guard > 0 else None, nearer)
+                  if m is not None and prior.get(m, 0) > 0]
+        lifted = {m for m in (raid, nearer) if m in forced and prior[m] < GUARD_PRIOR * prior[ranked[0]]}
+        if lifted:
+            raised = {m: GUARD_PRIOR * prior[ranked[0]] if m in lifted else p for m, p in prior.items()}
             total = sum(raised.values())
             prior = {m: p / total for m, p in raised.items()}
         top = ranked[:cfg.candidates]
@@ -413,8 +425,7 @@ class Search:
         budget = cfg.seconds
         if self._game_clock is not None:
             budget = self._game_clock.budget(view.variant, view.ply, critical_move(view, cands, raid))
-        if len(ranked) > 1 and (self._game_clock is None or self.clock() + self._round_seconds <= start + budget):
-            draw = self._sampler(view)
+        if draw is not None and (self._game_clock is None or self.clock() + self._round_seconds <= start + budget):
             # squares whose hidden piece ``flag_danger`` also races as a Miner: the same every round
             may_mine = ((view.owner == 1 - view.player) & (view.types == UNKNOWN)
                         & (type_distributions(view)[:, MINER] > 0)) if cfg.guard > 0 else None
@@ -423,7 +434,6 @@ class Search:
                 worth = piece_values(cfg.piece_values, view.variant)
                 base = 0.0 if cfg.leaf == "gain" else public_lead(view, worth)
                 expected = battle_scores(view, cands, draw(rng, BATTLE_DRAWS), worth, base).mean(axis=0)
-            meek = bool(cfg.passive) and view.ply >= cfg.passive and not presses(view)
             while True:
                 t0 = self.clock()
                 hidden = draw(rng, cfg.samples)
@@ -749,6 +759,25 @@ def flag_approach(boards: np.ndarray, player: int) -> np.ndarray:
             near = path_steps(passable, flag, APPROACH_HORIZON, wanted=runners)
             steps = np.minimum(steps, np.where(runners, near, far).min(axis=1))
     return steps
+
+
+def approach_move(view: PlayerView, moves: list[Move], hidden: np.ndarray) -> Move | None:
+    """The quiet move among ``moves`` that brings the player's pieces nearest the opponent's Flag: the one that
+    most lowers ``flag_approach``, on average over the complete states of ``view`` with the opponent's types
+    ``hidden: int8[N, 100]``, the earlier in ``moves`` on a tie; ``None`` where no quiet move lowers it
+    (``SearchConfig.approach``)."""
+    quiet = [m for m in moves if view.owner[m.to_sq] != 1 - view.player]
+    if not quiet:
+        return None
+    base = np.stack([complete_state(view, h)["board"] for h in hidden])
+    before = flag_approach(base, view.player)
+    boards = np.repeat(base[None], len(quiet), axis=0)  # [move, sample, square]
+    for i, m in enumerate(quiet):
+        boards[i, :, m.to_sq] = boards[i, :, m.from_sq]
+        boards[i, :, m.from_sq] = EMPTY
+    gain = (before - flag_approach(boards.reshape(-1, 100), view.player).reshape(len(quiet), -1)).mean(axis=1)
+    best = int(np.argmax(gain))
+    return quiet[best] if gain[best] > 0 else None
 
 
 def sure_captures(boards: np.ndarray, flags: np.ndarray, to_move: np.ndarray, worth: np.ndarray,
