@@ -31,7 +31,7 @@ from deepnash.infostate.view import MoveRecord, push_recorded
 from deepnash.nn import DeepNashNet, get_preset
 from deepnash.nn.belief import BELIEF_PRESETS, BeliefNet
 from deepnash.testtime.belief import LearnedBelief
-from deepnash.testtime.search import (APPROACH_HORIZON, MAX_STEP_GAIN, NO_ATTACK, Search, SearchConfig,
+from deepnash.testtime.search import (APPROACH_HORIZON, APPROACH_NEARNESS, MAX_STEP_GAIN, NO_ATTACK, Search, SearchConfig,
                                       attack_delay, draw_nearness,
                                       flag_approach, improve, material_difference, presses, sure_captures)
 from test_memory import MARSHAL_CHANCE
@@ -543,7 +543,8 @@ def test_flag_approach_agrees_with_a_square_by_square_search(variant):
 def test_against_a_passive_opponent_a_step_nearer_its_flag_is_worth_approach():
     """With ``passive`` and ``approach``, each quiet move of Red's lone Miner scores ``approach`` more when it
     comes a rook step nearer Blue's Flag (e3, f2) and less when it goes one further (d2, e1); with either
-    option off, or against an opponent that has lost an attack, all score alike."""
+    option off, or against an opponent that has lost an attack, all score alike, until the no-attack count
+    reaches ``APPROACH_NEARNESS`` of its limit: then ``approach`` counts against any opponent."""
     board = classic_board({"a10": code_of(1, GENERAL), "i10": code_of(1, BOMB), "j10": code_of(1, FLAG),
                            "j9": code_of(1, BOMB), "e2": code_of(0, MINER), "a1": code_of(0, FLAG)})
     game = Game.from_state(CLASSIC, board, np.zeros(100, np.uint8), turn=0, ply=250, moves_since_attack=20)
@@ -552,8 +553,9 @@ def test_against_a_passive_opponent_a_step_nearer_its_flag_is_worth_approach():
 
     lost = MoveRecord(Move.parse("a10-a9"), 1, GENERAL, BOMB, K.RESULT_DEFENDER_WON)
 
-    def quiet_q(passive: int, approach: float, history: tuple = ()) -> dict[str, float]:
-        q = every_move_q(replace(view, history=history), truth, passive=passive, approach=approach)
+    def quiet_q(passive: int, approach: float, history: tuple = (), since_attack: int = 20) -> dict[str, float]:
+        q = every_move_q(replace(view, history=history, moves_since_attack=since_attack), truth, passive=passive,
+                         approach=approach)
         return {str(m)[-2:]: v for m, v in q.items()}
 
     plain, pressed = quiet_q(200, 0.0), quiet_q(200, 0.05)
@@ -562,6 +564,11 @@ def test_against_a_passive_opponent_a_step_nearer_its_flag_is_worth_approach():
         assert pressed[to] - plain["e3"] == pytest.approx(steps * 0.05)
     for unmoved in (quiet_q(0, 0.05), quiet_q(300, 0.05), quiet_q(200, 0.05, (lost,))):
         assert len({round(v, 9) for v in unmoved.values()}) == 1
+    limit = CLASSIC.max_moves_without_attack
+    assert len({round(v, 9) for v in quiet_q(0, 0.05, since_attack=int(APPROACH_NEARNESS * limit) - 1).values()}) == 1
+    for passive, history in ((0, ()), (200, (lost,))):
+        near = quiet_q(passive, 0.05, history, since_attack=int(APPROACH_NEARNESS * limit))
+        assert near["e3"] - near["e1"] == pytest.approx(2 * 0.05) and near["f2"] == pytest.approx(near["e3"])
     with pytest.raises(ValueError, match="approach"):
         SearchConfig(approach=-0.1)
 

@@ -88,6 +88,10 @@ ATTACKS = ("prior", "odds")
 #: Draws of the belief that choose ``approach_move`` (``SearchConfig.approach``).
 APPROACH_DRAWS = 16
 
+#: How near a draw limit (``counter_nearness``) the root must be for ``SearchConfig.approach`` to apply
+#: against an opponent that presses: half the no-attack count, 100 plies in Classic, leaves a Miner time to walk.
+APPROACH_NEARNESS = 0.5
+
 #: The least prior the guard's answer to a raid enters the improvement with (``SearchConfig.guard``), as a
 #: fraction of the top move's: people seldom play the one quiet move that keeps the Flag, and a prior
 #: hundreds of times below the top one outweighed a race the search found lost on every other move.  With
@@ -193,8 +197,9 @@ class SearchConfig:
             bots risk no attack (``turtle`` and ``sure`` lost or tied none in 147 of 160 games); people had
             lost or tied one by ply 200 in all but 2 of 904 player-games that lasted longer (Gravon 2014-10),
             ``cautious`` and ``mcts`` by ply 184 in all of 400 games.
-        approach: with ``passive``, against an opponent taken for one that does not press, what a leaf gains for
-            each rook step the player's nearest piece has come nearer the opponent's (sampled) Flag since the root
+        approach: against an opponent that ``passive`` takes for one that does not press, and against any
+            opponent once the root is ``APPROACH_NEARNESS`` near a draw limit, what a leaf gains for each rook step
+            the player's nearest piece has come nearer the opponent's (sampled) Flag since the root
             (``flag_approach``; 0: nothing), so that quiet moves make progress where the few plies searched win
             no material.  With a won ending on the board (``turtle`` left with a General, six revealed Bombs and
             its Flag, against five Miners), the shipped agent shuffled for 1,600 plies, sent a piece onto a known
@@ -202,7 +207,9 @@ class SearchConfig:
             a Miner on the thesis's table: it decides among quiet moves and buys no material.  The candidates
             then always hold the ``approach_move`` (over ``APPROACH_DRAWS`` draws of the belief), in place of the
             lowest-ranked one, with at least ``GUARD_PRIOR`` times the top move's prior: the prior seldom moves
-            the back-row Miners that such an ending needs.
+            the back-row Miners that such an ending needs.  Against ``cautious``, the draws left are endings of the
+            same kind: its Marshal alone beside its Bombs and Flag, and the agent's few pieces, a Miner among them,
+            out of reach of both.
         sacrifice: whether the prior keeps the player's attacks that lose for certain on public information
             (``doomed_attacks``: a Scout on a revealed Bomb, a Captain on a revealed Major).  False: the search
             drops them from the prior before it ranks the candidates, as ``spare`` does, unless nothing else is
@@ -408,9 +415,11 @@ class Search:
                                  else None) if cfg.contempt > 0 else None
         meek = bool(cfg.passive) and view.ply >= cfg.passive and not presses(view)
         draw = self._sampler(view) if len(ranked) > 1 else None
-        # against an opponent that does not press, the quiet move that brings the army nearest its Flag
-        nearer = (approach_move(view, ranked, draw(rng, APPROACH_DRAWS)) if meek and cfg.approach > 0 and draw
-                  else None)
+        # against an opponent that does not press, or with a draw limit near, the quiet move that brings the
+        # army nearest the opponent's Flag
+        closing = cfg.approach > 0 and (meek or counter_nearness(view.moves_since_attack, view.ply, view.variant)
+                                        >= APPROACH_NEARNESS)
+        nearer = approach_move(view, ranked, draw(rng, APPROACH_DRAWS)) if closing and draw else None
         forced = [m for m in (hopeful, raid if cfg.guard > 0 else None, nearer)
                   if m is not None and prior.get(m, 0) > 0]
         lifted = {m for m in (raid, nearer) if m in forced and prior[m] < GUARD_PRIOR * prior[ranked[0]]}
@@ -437,7 +446,7 @@ class Search:
             while True:
                 t0 = self.clock()
                 hidden = draw(rng, cfg.samples)
-                total += self._round(view, cands, hidden, rng, may_mine, meek)
+                total += self._round(view, cands, hidden, rng, may_mine, meek, closing)
                 if control:
                     total -= battle_scores(view, cands, hidden, worth, base).sum(axis=0) - cfg.samples * expected
                 n += cfg.samples
@@ -465,10 +474,11 @@ class Search:
         return cfg.alpha / max(1.0 - r * r, 1.0 / MAX_STEP_GAIN)
 
     def _round(self, view: PlayerView, cands: list[Move], hidden: np.ndarray, rng: np.random.Generator,
-               may_mine: np.ndarray | None, meek: bool) -> np.ndarray:
+               may_mine: np.ndarray | None, meek: bool, closing: bool) -> np.ndarray:
         """The summed leaf values of each candidate over the determinisations ``hidden: int8[K, 100]``
         (``may_mine: bool[100]``, with ``guard``: the squares ``flag_danger`` also races as a Miner's;
-        ``meek``: the opponent is taken for one that does not press, ``SearchConfig.passive``)."""
+        ``meek``: the opponent is taken for one that does not press, ``SearchConfig.passive``; ``closing``: a step
+        nearer the opponent's Flag scores ``SearchConfig.approach``)."""
         cfg, me = self.config, view.player
         k, m = len(hidden), len(cands)
         env, self._asked = self._batch(view, k * m), None
@@ -486,7 +496,7 @@ class Search:
         root = material_difference(env.state.board, me, worth) if cfg.leaf == "gain" else None
         # ``approach``: how near the player's pieces are to the opponent's Flag on each sample, before the move
         # (the same for every candidate of a sample, so each sample's search is made once)
-        near_flag = np.repeat(flag_approach(env.state.board[::m], me), m) if meek and cfg.approach > 0 else None
+        near_flag = np.repeat(flag_approach(env.state.board[::m], me), m) if closing else None
         first = np.array([[square_to_action(c.from_sq, me), square_to_action(c.to_sq, me)] for c in cands])
         for step in range(2):
             self._step(env, np.tile(first[:, step], k), result, drawn, me)
