@@ -646,12 +646,17 @@ def attack_odds(view: PlayerView, moves) -> dict[Move, np.ndarray]:
     return out
 
 
+def _loses_for_certain(attacker: int, odds: np.ndarray) -> bool:
+    """Whether ``attacker`` loses to every type the defender's odds ``odds: float[12]`` allow (``fight_odds``)."""
+    return fight_odds(attacker, odds)[2] >= 1.0
+
+
 def doomed_attacks(view: PlayerView, moves) -> set[Move]:
     """The attacks among ``moves`` that lose for certain on public information (``fight_odds`` against
     ``attack_odds``): a piece other than a Miner on a revealed Bomb, a piece on a revealed one that beats it, a
     Spy on a moved piece once the opponent's Marshal is gone.  ``SearchConfig.sacrifice=False`` drops them."""
     return {m for m, odds in attack_odds(view, moves).items()
-            if fight_odds(int(view.types[m.from_sq]), odds)[2] >= 1.0}
+            if _loses_for_certain(int(view.types[m.from_sq]), odds)}
 
 
 def hopeful_attack(view: PlayerView, ranked: list[Move], worth: np.ndarray | None = None) -> Move | None:
@@ -662,7 +667,7 @@ def hopeful_attack(view: PlayerView, ranked: list[Move], worth: np.ndarray | Non
     best, best_score = None, -np.inf
     for m, odds in attack_odds(view, ranked).items():
         attacker = int(view.types[m.from_sq])
-        if fight_odds(attacker, odds)[2] >= 1.0:
+        if _loses_for_certain(attacker, odds):
             continue
         if worth is None:
             return m
