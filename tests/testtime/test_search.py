@@ -4,7 +4,7 @@ it plays only legal moves and keeps to its budget, and a resumed ``VectorEnv`` s
 from __future__ import annotations
 
 import math
-from collections import deque
+import heapq
 from dataclasses import replace
 
 import numpy as np
@@ -23,7 +23,7 @@ from deepnash.game import BARRAGE, CLASSIC, Game, Move, Variant
 from deepnash.game import kernels as K
 from deepnash.game.codes import EMPTY, LAKE, code_of, owners, types as types_of
 from deepnash.game.squares import parse_square
-from deepnash.game.pieces import BOMB, CAPTAIN, FLAG, GENERAL, MARSHAL, MINER, SCOUT, SPY
+from deepnash.game.pieces import BOMB, CAPTAIN, FLAG, GENERAL, LIEUTENANT, MAJOR, MARSHAL, MINER, SCOUT, SPY
 from deepnash.infostate.beliefs import FIGHT, IMMOVABLE, PEOPLE_PIECE_VALUE, PIECE_VALUE, hidden_counts
 from deepnash.infostate.determinize import load_determinization, sample_hidden
 from deepnash.infostate.observe import move_rows, observe_view
@@ -498,8 +498,9 @@ def classic_board(pieces: dict[str, int]) -> np.ndarray:
 
 
 def slow_flag_approach(board: np.ndarray, player: int) -> int:
-    """``flag_approach`` square by square: a breadth-first search from the opponent's Flag, once for any
-    movable piece (the opponent's Bombs in the way) and once for a Miner."""
+    """``flag_approach`` square by square: Dijkstra's search from the opponent's Flag, once for any movable
+    piece (the opponent's Bombs in the way) and once for a Miner; a step onto one of ``player``'s movable
+    pieces costs two."""
     kind, owner = types_of(board), owners(board)
     best = APPROACH_HORIZON + 1
     for miner in (False, True):
@@ -508,15 +509,18 @@ def slow_flag_approach(board: np.ndarray, player: int) -> int:
                 return False
             return miner or not (owner[s] == 1 - player and kind[s] == BOMB)
         dist = {s: 0 for s in range(100) if owner[s] == 1 - player and kind[s] == FLAG}
-        queue = deque(dist)
+        queue = [(0, s) for s in dist]
         while queue:
-            s = queue.popleft()
+            d, s = heapq.heappop(queue)
+            if d > dist[s]:
+                continue
+            cost = 2 if owner[s] == player and kind[s] not in (BOMB, FLAG) else 1  # stepping onto s from n
             r, c = divmod(s, 10)
             for n in [10 * rr + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
                       if 0 <= rr < 10 and 0 <= cc < 10]:
-                if n not in dist and open_sq(n):
-                    dist[n] = dist[s] + 1
-                    queue.append(n)
+                if open_sq(n) and d + cost < dist.get(n, APPROACH_HORIZON + 1):
+                    dist[n] = d + cost
+                    heapq.heappush(queue, (d + cost, n))
         for s, d in dist.items():
             runs = owner[s] == player and kind[s] not in (BOMB, FLAG) and (not miner or kind[s] == MINER)
             if runs and d <= APPROACH_HORIZON:
@@ -608,6 +612,29 @@ def test_against_a_passive_opponent_the_candidates_hold_the_move_nearest_its_fla
             assert result.policy[nearer] == pytest.approx(GUARD_PRIOR * top / (1 + GUARD_PRIOR * top - prior[nearer]))
         else:
             assert set(result.q) == set(spy) and result.policy == pytest.approx(prior)
+
+
+def test_a_miner_boxed_in_by_its_own_pieces_comes_nearer_as_they_make_way():
+    """Red's only Miner, on f2, is walled in by its own Bombs on e2 and f1 and its own Major on f3 and
+    Lieutenant on g2; Blue's Flag on j10 lies behind Bombs only a Miner takes.  Each step onto Red's own
+    piece costs two, so ``flag_approach`` is 13, and a Major's or Lieutenant's move out of the Miner's way
+    brings it to 12: ``approach_move`` picks such a move (the Miner has none)."""
+    from deepnash.testtime.search import approach_move
+
+    board = classic_board({"a10": code_of(1, GENERAL), "i10": code_of(1, BOMB), "j10": code_of(1, FLAG),
+                           "j9": code_of(1, BOMB), "f2": code_of(0, MINER), "e2": code_of(0, BOMB),
+                           "f1": code_of(0, BOMB), "f3": code_of(0, MAJOR), "g2": code_of(0, LIEUTENANT),
+                           "a1": code_of(0, FLAG)})
+    assert flag_approach(board[None], 0).tolist() == [13]
+    game = Game.from_state(CLASSIC, board, np.zeros(100, np.uint8), turn=0, ply=250, moves_since_attack=20)
+    view = PlayerView.of(game, 0)
+    truth = np.where(view.owner == 1, types_of(board), -1).astype(np.int8)
+    moves = list(view.legal_moves)
+    assert {str(m)[:2] for m in moves} == {"f3", "g2"}
+    nearer = approach_move(view, moves, truth[None])
+    after = board.copy()
+    after[nearer.to_sq], after[nearer.from_sq] = after[nearer.from_sq], EMPTY
+    assert flag_approach(after[None], 0).tolist() == [12]
 
 
 def test_as_a_draw_nears_q_outweighs_the_prior():

@@ -65,24 +65,31 @@ def raid_steps(passable: np.ndarray, target: np.ndarray, horizon: int = HORIZON)
 
 
 def path_steps(passable: np.ndarray, sources: np.ndarray, horizon: int = HORIZON,
-               wanted: np.ndarray | None = None) -> np.ndarray:
+               wanted: np.ndarray | None = None, toll: np.ndarray | None = None) -> np.ndarray:
     """``int64[N, 100]``: rook steps from each square to the nearest of ``sources: bool[N, 100]`` (0 there)
     through ``passable: bool[N, 100]`` squares; ``horizon + 1`` beyond ``horizon`` steps or where no path
-    leads.  A breadth-first search, all boards at once; with ``wanted: bool[N, 100]`` it may stop once
-    every wanted square has its distance."""
+    leads.  With ``toll: bool[N, 100]``, stepping onto a toll square costs two steps instead of one (a
+    piece standing there must first step aside); the square a path starts from is never charged.  A
+    breadth-first search by cost (Dial's), all boards at once; with ``wanted: bool[N, 100]`` it may stop
+    once every wanted square has its distance."""
     n = len(passable)
     dist = np.where(sources, 0, horizon + 1).astype(np.int64)
-    frontier = sources.reshape(n, 10, 10).copy()
     free = passable.reshape(n, 10, 10)
     grid = dist.reshape(n, 10, 10)
+    tolled = None if toll is None else toll.reshape(n, 10, 10)
+    settled = [sources.reshape(n, 10, 10).copy()]  # settled[d]: the squares at distance d
     for step in range(1, horizon + 1):
-        near = np.zeros_like(frontier)
-        near[:, 1:] |= frontier[:, :-1]
-        near[:, :-1] |= frontier[:, 1:]
-        near[:, :, 1:] |= frontier[:, :, :-1]
-        near[:, :, :-1] |= frontier[:, :, 1:]
+        last = settled[-1] if tolled is None else settled[-1] & ~tolled
+        if tolled is not None and step >= 2:
+            last = last | (settled[-2] & tolled)  # a toll square passes its distance on a step later
+        near = np.zeros_like(last)
+        near[:, 1:] |= last[:, :-1]
+        near[:, :-1] |= last[:, 1:]
+        near[:, :, 1:] |= last[:, :, :-1]
+        near[:, :, :-1] |= last[:, :, 1:]
         frontier = near & free & (grid > step)
-        if not frontier.any():
+        settled.append(frontier)
+        if not frontier.any() and (tolled is None or not (settled[-2] & tolled).any()):
             break
         grid[frontier] = step
         if wanted is not None and (dist[wanted] <= horizon).all():

@@ -757,9 +757,11 @@ APPROACH_HORIZON = 30
 def flag_approach(boards: np.ndarray, player: int) -> np.ndarray:
     """``int64[N]``: the fewest rook steps any movable piece of ``player`` needs to reach the opponent's Flag
     on complete (sampled) boards ``int8[N, 100]`` (``flag_guard.path_steps``): lakes and ``player``'s own
-    Bombs and Flag are in the way, the opponent's Bombs for all but a Miner (taking one is a step), and
-    every other piece is stepped through, as if it gave way or were taken.  ``APPROACH_HORIZON + 1`` where
-    none is that near, or the opponent has no Flag."""
+    Bombs and Flag are in the way, the opponent's Bombs for all but a Miner (taking one is a step), the
+    opponent's other pieces are stepped through as if taken, and stepping onto one of ``player``'s own movable
+    pieces costs two steps, as it must first step aside (``path_steps``'s toll): a Miner boxed in by its own
+    pieces comes nearer as they make way.  ``APPROACH_HORIZON + 1`` where none is that near, or the opponent
+    has no Flag."""
     kind, owner = types(boards), owners(boards)
     k = np.clip(kind, 0, None).astype(np.int64)
     mine = (owner == player) & (kind >= 0)
@@ -771,7 +773,7 @@ def flag_approach(boards: np.ndarray, player: int) -> np.ndarray:
     steps = np.full(len(boards), far, dtype=np.int64)
     for runners, passable in ((movable, open_sq & ~their_bomb), (movable & (kind == MINER), open_sq)):
         if runners.any():
-            near = path_steps(passable, flag, APPROACH_HORIZON, wanted=runners)
+            near = path_steps(passable, flag, APPROACH_HORIZON, wanted=runners, toll=movable)
             steps = np.minimum(steps, np.where(runners, near, far).min(axis=1))
     return steps
 
