@@ -31,9 +31,9 @@ from deepnash.infostate.view import MoveRecord, push_recorded
 from deepnash.nn import DeepNashNet, get_preset
 from deepnash.nn.belief import BELIEF_PRESETS, BeliefNet
 from deepnash.testtime.belief import LearnedBelief
-from deepnash.testtime.search import (APPROACH_HORIZON, APPROACH_NEARNESS, MAX_STEP_GAIN, NO_ATTACK, Search, SearchConfig,
-                                      attack_delay, draw_nearness,
-                                      flag_approach, improve, material_difference, presses, sure_captures)
+from deepnash.testtime.search import (APPROACH_HORIZON, APPROACH_NEARNESS, GUARD_PRIOR, MAX_STEP_GAIN, NO_ATTACK,
+                                      Search, SearchConfig, attack_delay, draw_nearness, flag_approach, improve,
+                                      material_difference, presses, sure_captures)
 from test_memory import MARSHAL_CHANCE
 from testtime_helpers import Played
 
@@ -581,9 +581,10 @@ def test_against_a_passive_opponent_the_candidates_hold_the_move_nearest_its_fla
     """``approach_move``: of Red's quiet moves, the Miner's on e2 towards Blue's Flag on j10 (e3 or f2) lowers
     ``flag_approach`` by one; the Spy's on b1 lowers nothing, and with the Miner gone no move comes nearer than
     the Spy already is.  With ``passive`` and ``approach``, the search adds that move to candidates the prior
-    fills with the Spy's moves, and raises its prior to ``GUARD_PRIOR`` times the top one's; without
-    ``approach``, or against an opponent that has lost an attack, the candidates are the prior's."""
-    from deepnash.testtime.search import GUARD_PRIOR, approach_move
+    fills with the Spy's moves, and raises its prior to the top one's; without ``approach``, or against an
+    opponent that has lost an attack, the candidates are the prior's.  Against that opponent with the
+    no-attack count half-way to its limit, the move enters again, with ``GUARD_PRIOR`` times the top prior."""
+    from deepnash.testtime.search import approach_move
 
     board = classic_board({"a10": code_of(1, GENERAL), "i10": code_of(1, BOMB), "j10": code_of(1, FLAG),
                            "j9": code_of(1, BOMB), "e2": code_of(0, MINER), "b1": code_of(0, SPY),
@@ -600,18 +601,56 @@ def test_against_a_passive_opponent_the_candidates_hold_the_move_nearest_its_fla
 
     prior = {m: (0.97 / len(spy) if m in spy else 0.03 / len(miner)) for m in view.legal_moves}
     lost = MoveRecord(Move.parse("a10-a9"), 1, GENERAL, BOMB, K.RESULT_DEFENDER_WON)
-    for approach, history in ((0.05, ()), (0.0, ()), (0.05, (lost,))):
+    limit = CLASSIC.max_moves_without_attack
+    top = max(prior.values())
+    for approach, history, since, least in ((0.05, (), 20, 1.0), (0.0, (), 20, None), (0.05, (lost,), 20, None),
+                                            (0.05, (lost,), limit // 2, GUARD_PRIOR)):
         config = SearchConfig(samples=2, depth=0, candidates=len(spy), rounds=1, alpha=0.0, leaf="gain",
                               passive=200, approach=approach)
         search = Search(uniform_logits, zero_values, config, belief=exactly(truth))
         search.reset(CLASSIC, 0)
-        result = search.run(replace(view, history=history), prior, np.random.default_rng(0))
-        if approach and not history:
+        result = search.run(replace(view, history=history, moves_since_attack=since), prior,
+                            np.random.default_rng(0))
+        if least:
             assert nearer in result.q and len(result.q) == len(spy)
-            top = max(prior.values())
-            assert result.policy[nearer] == pytest.approx(GUARD_PRIOR * top / (1 + GUARD_PRIOR * top - prior[nearer]))
+            assert result.policy[nearer] == pytest.approx(least * top / (1 + least * top - prior[nearer]))
         else:
             assert set(result.q) == set(spy) and result.policy == pytest.approx(prior)
+
+
+def test_against_a_passive_opponent_the_march_outweighs_the_spread_of_the_rollouts():
+    """Against an opponent that does not press, the ``approach_move`` (the Miner's step towards Blue's Flag)
+    enters the improvement with the top prior and ``MARCH * approach`` added to its ``Q``, so it is played;
+    against one that has lost an attack, with the no-attack count half-way to its limit, it enters with a
+    tenth of the top prior and its ``Q`` as searched, and the prior's Spy move stays the choice."""
+    from deepnash.testtime.search import MARCH
+
+    board = classic_board({"a10": code_of(1, GENERAL), "i10": code_of(1, BOMB), "j10": code_of(1, FLAG),
+                           "j9": code_of(1, BOMB), "e2": code_of(0, MINER), "b1": code_of(0, SPY),
+                           "a1": code_of(0, FLAG)})
+    game = Game.from_state(CLASSIC, board, np.zeros(100, np.uint8), turn=0, ply=250, moves_since_attack=20)
+    view = PlayerView.of(game, 0)
+    truth = np.where(view.owner == 1, types_of(board), -1).astype(np.int8)
+    spy = [m for m in view.legal_moves if str(m).startswith("b1")]
+    prior = {m: (0.97 / len(spy) if m in spy else 0.03 / 4) for m in view.legal_moves}
+    lost = MoveRecord(Move.parse("a10-a9"), 1, GENERAL, BOMB, K.RESULT_DEFENDER_WON)
+    approach, alpha = 0.05, 10.0
+    for history, since, bonus in (((), 20, MARCH * approach), ((lost,), CLASSIC.max_moves_without_attack // 2, 0.0)):
+        config = SearchConfig(samples=2, depth=0, candidates=len(spy) + 1, rounds=1, alpha=alpha, leaf="gain",
+                              passive=200, approach=approach)
+        search = Search(uniform_logits, zero_values, config, belief=exactly(truth))
+        search.reset(CLASSIC, 0)
+        result = search.run(replace(view, history=history, moves_since_attack=since), prior,
+                            np.random.default_rng(0))
+        step = search.step_size(replace(view, history=history, moves_since_attack=since))
+        nearer = next(m for m in result.q if m not in spy)
+        assert str(nearer) in ("e2-e3", "e2-f2")
+        top = max(spy, key=lambda m: result.policy[m])
+        lead = result.q[nearer] + bonus - result.q[top]
+        # the Spy's moves share the top prior, which the march is lifted to (a tenth of it otherwise)
+        assert result.policy[nearer] / result.policy[top] == pytest.approx(
+            (1.0 if bonus else GUARD_PRIOR) * math.exp(step * lead))
+        assert (max(result.policy, key=result.policy.get) == nearer) == bool(bonus)
 
 
 def test_a_miner_boxed_in_by_its_own_pieces_comes_nearer_as_they_make_way():
