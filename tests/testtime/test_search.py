@@ -621,35 +621,35 @@ def test_against_a_passive_opponent_the_candidates_hold_the_move_nearest_its_fla
 def test_against_a_passive_opponent_the_march_outweighs_the_spread_of_the_rollouts():
     """Against an opponent that does not press, the ``approach_move`` (the Miner's step towards Blue's Flag)
     enters the improvement with the top prior and ``MARCH * approach`` added to its ``Q``, so it is played;
-    against one that has lost an attack, with the no-attack count half-way to its limit, it enters with a
-    tenth of the top prior and its ``Q`` as searched, and the prior's Spy move stays the choice."""
-    from deepnash.testtime.search import MARCH
+    not where a hidden Blue piece two steps from the Miner's square may take it (``exposed``), nor against
+    an opponent that has lost an attack, with the no-attack count half-way to its limit: then it enters with
+    a tenth of the top prior and its ``Q`` as searched, and the prior's Spy move stays the choice."""
+    from deepnash.testtime.search import MARCH, exposed
 
-    board = classic_board({"a10": code_of(1, GENERAL), "i10": code_of(1, BOMB), "j10": code_of(1, FLAG),
-                           "j9": code_of(1, BOMB), "e2": code_of(0, MINER), "b1": code_of(0, SPY),
-                           "a1": code_of(0, FLAG)})
-    game = Game.from_state(CLASSIC, board, np.zeros(100, np.uint8), turn=0, ply=250, moves_since_attack=20)
-    view = PlayerView.of(game, 0)
-    truth = np.where(view.owner == 1, types_of(board), -1).astype(np.int8)
-    spy = [m for m in view.legal_moves if str(m).startswith("b1")]
-    prior = {m: (0.97 / len(spy) if m in spy else 0.03 / 4) for m in view.legal_moves}
-    lost = MoveRecord(Move.parse("a10-a9"), 1, GENERAL, BOMB, K.RESULT_DEFENDER_WON)
+    pieces = {"a10": code_of(1, GENERAL), "i10": code_of(1, BOMB), "j10": code_of(1, FLAG), "j9": code_of(1, BOMB),
+              "e2": code_of(0, MINER), "b1": code_of(0, SPY), "a1": code_of(0, FLAG)}
+    lost = MoveRecord(Move.parse("c5-c4"), 1, SCOUT, MINER, K.RESULT_DEFENDER_WON)  # Blue lost an attack
     approach, alpha = 0.05, 10.0
-    for history, since, bonus in (((), 20, MARCH * approach), ((lost,), CLASSIC.max_moves_without_attack // 2, 0.0)):
+    for history, since, guard_piece, bonus in (((), 20, None, MARCH * approach), ((), 20, "g3", 0.0),
+                                               ((lost,), CLASSIC.max_moves_without_attack // 2, None, 0.0)):
+        board = classic_board({**pieces, **({guard_piece: code_of(1, CAPTAIN)} if guard_piece else {})})
+        game = Game.from_state(CLASSIC, board, np.zeros(100, np.uint8), turn=0, ply=250, moves_since_attack=since)
+        view = PlayerView.of(game, 0, history)
+        truth = np.where(view.owner == 1, types_of(board), -1).astype(np.int8)
+        spy = [m for m in view.legal_moves if str(m).startswith("b1")]
+        prior = {m: (0.97 / len(spy) if m in spy else 0.03 / 4) for m in view.legal_moves}
         config = SearchConfig(samples=2, depth=0, candidates=len(spy) + 1, rounds=1, alpha=alpha, leaf="gain",
                               passive=200, approach=approach)
         search = Search(uniform_logits, zero_values, config, belief=exactly(truth))
         search.reset(CLASSIC, 0)
-        result = search.run(replace(view, history=history, moves_since_attack=since), prior,
-                            np.random.default_rng(0))
-        step = search.step_size(replace(view, history=history, moves_since_attack=since))
+        result = search.run(view, prior, np.random.default_rng(0))
         nearer = next(m for m in result.q if m not in spy)
-        assert str(nearer) in ("e2-e3", "e2-f2")
+        assert str(nearer) in ("e2-e3", "e2-f2") and exposed(view, nearer) == (guard_piece is not None)
         top = max(spy, key=lambda m: result.policy[m])
         lead = result.q[nearer] + bonus - result.q[top]
         # the Spy's moves share the top prior, which the march is lifted to (a tenth of it otherwise)
         assert result.policy[nearer] / result.policy[top] == pytest.approx(
-            (1.0 if bonus else GUARD_PRIOR) * math.exp(step * lead))
+            (1.0 if bonus else GUARD_PRIOR) * math.exp(search.step_size(view) * lead))
         assert (max(result.policy, key=result.policy.get) == nearer) == bool(bonus)
 
 
