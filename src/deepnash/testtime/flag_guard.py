@@ -77,21 +77,21 @@ def path_steps(passable: np.ndarray, sources: np.ndarray, horizon: int = HORIZON
     free = passable.reshape(n, 10, 10)
     grid = dist.reshape(n, 10, 10)
     tolled = None if toll is None else toll.reshape(n, 10, 10)
-    settled = [sources.reshape(n, 10, 10).copy()]  # settled[d]: the squares at distance d
+    last = sources.reshape(n, 10, 10).copy()  # the squares at distance step - 1
+    before = np.zeros_like(last)  # those at distance step - 2
     for step in range(1, horizon + 1):
-        last = settled[-1] if tolled is None else settled[-1] & ~tolled
-        if tolled is not None and step >= 2:
-            last = last | (settled[-2] & tolled)  # a toll square passes its distance on a step later
-        near = np.zeros_like(last)
-        near[:, 1:] |= last[:, :-1]
-        near[:, :-1] |= last[:, 1:]
-        near[:, :, 1:] |= last[:, :, :-1]
-        near[:, :, :-1] |= last[:, :, 1:]
+        # a toll square passes its distance on a step later
+        reach = last if tolled is None else (last & ~tolled) | (before & tolled)
+        near = np.zeros_like(reach)
+        near[:, 1:] |= reach[:, :-1]
+        near[:, :-1] |= reach[:, 1:]
+        near[:, :, 1:] |= reach[:, :, :-1]
+        near[:, :, :-1] |= reach[:, :, 1:]
         frontier = near & free & (grid > step)
-        settled.append(frontier)
-        if not frontier.any() and (tolled is None or not (settled[-2] & tolled).any()):
+        if not frontier.any() and (tolled is None or not (last & tolled).any()):
             break
         grid[frontier] = step
+        before, last = last, frontier
         if wanted is not None and (dist[wanted] <= horizon).all():
             break
     return dist

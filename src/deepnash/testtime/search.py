@@ -218,9 +218,9 @@ class SearchConfig:
             lowest-ranked one, with at least ``GUARD_PRIOR`` times the top move's prior: the prior seldom moves
             the back-row Miners that such an ending needs.  Against an opponent that does not press it enters with
             the top move's prior, and ``MARCH`` times ``approach`` added to its ``Q``, unless an opponent piece
-            that may take the marching piece stands near (``exposed``).  Against ``cautious``, the draws left are endings of the
-            same kind: its Marshal alone beside its Bombs and Flag, and the agent's few pieces, a Miner among them,
-            out of reach of both.
+            that may take the marching piece stands near (``exposed``).  Against ``cautious``, the draws left are
+            endings of the same kind: its Marshal alone beside its Bombs and Flag, and the agent's few pieces, a
+            Miner among them, out of reach of both.
         sacrifice: whether the prior keeps the player's attacks that lose for certain on public information
             (``doomed_attacks``: a Scout on a revealed Bomb, a Captain on a revealed Major).  False: the search
             drops them from the prior before it ranks the candidates, as ``spare`` does, unless nothing else is
@@ -819,10 +819,10 @@ EXPOSURE = 2
 
 
 def exposed(view: PlayerView, move: Move) -> bool:
-    """Whether an opponent piece within ``EXPOSURE`` rook steps of ``move``'s square to may be a movable piece that
-    takes or trades with the player's piece making it, on public information (``type_distributions``).  The
-    passive bots take what they know they beat: a march that walks a revealed piece up to their Marshal
-    loses it (``MARCH``)."""
+    """Whether an opponent piece within ``EXPOSURE`` rook steps (lakes ignored) of ``move``'s square to may be a
+    movable piece that takes or trades with the player's piece making it, on public information
+    (``type_distributions``).  The passive bots take what they know they beat: a march that walks a revealed
+    piece up to their Marshal loses it (``MARCH``)."""
     mover = int(view.types[move.from_sq])
     near = (view.owner == 1 - view.player) & (MANHATTAN[move.to_sq] <= EXPOSURE)
     takes = ~IMMOVABLE & (FIGHT[:, mover] >= 0)  # [type]: the opponent's types that beat or tie the mover
