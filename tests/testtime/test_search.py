@@ -913,6 +913,61 @@ def test_no_sacrifice_drops_the_attacks_that_lose_for_certain_on_public_informat
                                                                                                scout: 0.4}
 
 
+MARSHAL_BESIDE_HIDDEN = """
+        10 bM .. .. .. .. .. .. .. bB bF
+         9 .. .. .. .. .. .. .. .. .. ..
+         8 .. .. .. .. .. .. .. .. .. ..
+         7 .. .. .. .. .. .. .. .. .. ..
+         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         4 .. .. .. .. b2 .. .. .. .. ..
+         3 .. .. .. .. .. .. .. .. .. ..
+         2 .. .. .. .. rM bS b2 .. .. ..
+         1 rF rB rS .. .. r2 .. .. .. r2
+           a  b  c  d  e  f  g  h  i  j
+        """
+
+
+def test_the_spy_guard_keeps_a_known_marshal_from_standing_beside_a_piece_that_may_be_the_spy():
+    """``spy_guard``: with Red's Marshal on e2 revealed, every move after which it stands next to a piece that may
+    be Blue's Spy leaves the prior (e2-e3 beside e4; the Marshal's attack on f2, which leaves it beside g2; every
+    move of another piece but the attack on f2, the piece beside it), and the search plays none of them; a
+    hidden Marshal risks only its own attack, which reveals it; once the Spy is known on f2, only standing
+    beside f2 counts."""
+    from deepnash.testtime.search import spied_moves
+
+    army = Variant("duel", piece_counts=tuple({FLAG: 1, BOMB: 1, SPY: 1, SCOUT: 2, MARSHAL: 1}.get(t, 0)
+                                              for t in range(12)))
+    game = Game.from_diagram(MARSHAL_BESIDE_HIDDEN, army)
+
+    def view_with(*shown):
+        flags = game.state.flags[0].copy()
+        for square in shown:
+            flags[parse_square(square)] |= K.REVEALED
+        return PlayerView.of(Game.from_state(army, game.state.board[0], flags, turn=0), 0)
+
+    safe = {Move.parse(m) for m in ("e2-d2", "e2-e1", "f1-f2")}
+    view = view_with("e2")
+    assert set(view.legal_moves) - spied_moves(view, view.legal_moves) == safe
+    hidden = view_with()
+    assert spied_moves(hidden, hidden.legal_moves) == {Move.parse("e2-f2")}
+    known = view_with("e2", "f2")
+    assert set(known.legal_moves) - spied_moves(known, known.legal_moves) == safe | {Move.parse("e2-e3"),
+                                                                                      Move.parse("e2-f2")}
+    prior = {m: (0.5 if m == Move.parse("e2-e3") else 1.0) for m in view.legal_moves}
+    total = sum(prior.values())
+    prior = {m: p / total for m, p in prior.items()}
+    for guarded in (False, True):
+        search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=0, candidates=3, rounds=1,
+                                                                  alpha=0.0, spy_guard=guarded))
+        search.reset(army, 0)
+        result = search.run(view, prior, np.random.default_rng(0))
+        if guarded:
+            assert {m for m, p in result.policy.items() if p > 0} == safe
+        else:
+            assert result.policy == pytest.approx(prior)
+
+
 @pytest.mark.parametrize("variant", [BARRAGE, CLASSIC])
 def test_a_searching_agent_plays_whole_legal_games(variant):
     net = DeepNashNet(get_preset("tiny"))
