@@ -928,12 +928,27 @@ MARSHAL_BESIDE_HIDDEN = """
         """
 
 
+MARSHAL_AMONG_HIDDEN = """
+        10 bM .. .. .. .. .. .. .. bB bF
+         9 .. .. .. .. .. .. .. .. .. ..
+         8 .. .. .. .. .. .. .. .. .. ..
+         7 .. .. .. .. .. .. .. .. .. ..
+         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         4 .. .. .. .. .. .. .. .. .. ..
+         3 .. .. .. b2 b2 .. .. .. .. ..
+         2 .. .. b2 .. rM bS b2 .. .. ..
+         1 rF .. .. .. rB .. .. .. .. ..
+           a  b  c  d  e  f  g  h  i  j
+        """
+
+
 def test_the_spy_guard_keeps_a_known_marshal_from_standing_beside_a_piece_that_may_be_the_spy():
     """``spy_guard``: with Red's Marshal on e2 revealed, every move after which it stands next to a piece that may
     be Blue's Spy leaves the prior (e2-e3 beside e4; the Marshal's attack on f2, which leaves it beside g2; every
     move of another piece but the attack on f2, the piece beside it), and the search plays none of them; a
     hidden Marshal risks only its own attack, which reveals it; once the Spy is known on f2, only standing
-    beside f2 counts."""
+    beside f2 counts; where every move leaves the Marshal beside such a piece, those beside more of them go."""
     from deepnash.testtime.search import spied_moves
 
     army = Variant("duel", piece_counts=tuple({FLAG: 1, BOMB: 1, SPY: 1, SCOUT: 2, MARSHAL: 1}.get(t, 0)
@@ -954,6 +969,13 @@ def test_the_spy_guard_keeps_a_known_marshal_from_standing_beside_a_piece_that_m
     known = view_with("e2", "f2")
     assert set(known.legal_moves) - spied_moves(known, known.legal_moves) == safe | {Move.parse("e2-e3"),
                                                                                       Move.parse("e2-f2")}
+    crowded = Game.from_diagram(MARSHAL_AMONG_HIDDEN, replace(army, piece_counts=tuple(
+        {FLAG: 1, BOMB: 1, SPY: 1, SCOUT: 4, MARSHAL: 1}.get(t, 0) for t in range(12))))
+    flags = crowded.state.flags[0].copy()
+    flags[parse_square("e2")] |= K.REVEALED
+    among = PlayerView.of(Game.from_state(crowded.variant, crowded.state.board[0], flags, turn=0), 0)
+    assert set(among.legal_moves) == {Move.parse(m) for m in ("e2-d2", "e2-e3", "e2-f2")}
+    assert spied_moves(among, among.legal_moves) == {Move.parse("e2-d2")}  # beside c2 and d3, the others beside one
     prior = {m: (0.5 if m == Move.parse("e2-e3") else 1.0) for m in view.legal_moves}
     total = sum(prior.values())
     prior = {m: p / total for m, p in prior.items()}

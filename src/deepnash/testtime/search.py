@@ -228,8 +228,8 @@ class SearchConfig:
             agent made 99 of them in 200 games against ``cautious``, and against the passive bots threw a piece
             on a known Bomb each time the count neared its limit.
         spy_guard: drop from the prior the moves after which the player's Marshal, known to the opponent,
-            stands next to an opponent piece that is or may be its Spy (``spied_moves``), unless nothing else is
-            allowed; the guard's answer to a raid stays.  A Spy takes the Marshal it attacks, and eight samples
+            stands next to an opponent piece that is or may be its Spy (``spied_moves``; where every move does,
+            all but the least exposed), the guard's answer to a raid too.  A Spy takes the Marshal it attacks, and eight samples
             seldom put the Spy on the one square: against ``cautious``, whose Spy walks towards a revealed
             Marshal, the shipped agent lost its Marshal to the Spy in 8 of 28 games, each time by stepping
             next to it.
@@ -426,7 +426,7 @@ class Search:
         raid = guarding_move(view) if cfg.guard > 0 or self._game_clock is not None else None
         dropped = (spared_attacks(view, prior, cfg.spare) if cfg.spare else set()) | (
             set() if cfg.sacrifice else doomed_attacks(view, prior)) | (
-            spied_moves(view, prior) - {raid} if cfg.spy_guard else set())
+            spied_moves(view, prior) if cfg.spy_guard else set())
         if dropped and any(p > 0 for m, p in prior.items() if m not in dropped):
             prior = {m: 0.0 if m in dropped else p for m, p in prior.items()}
         ranked = sorted((m for m in prior if prior[m] > 0), key=lambda m: -prior[m])
@@ -628,30 +628,27 @@ def spied_moves(view: PlayerView, moves) -> set[Move]:
     """The moves among ``moves`` that ``SearchConfig.spy_guard`` drops: those after which the player's Marshal,
     revealed or revealed by the move (its own attack, which it is taken to win), stands next to an opponent piece
     that is or may be the Spy on public information (``type_distributions``), the one the move attacks aside (a
-    Spy dies to any attacker).  Empty when the player has no Marshal or the opponent no Spy."""
+    Spy dies to any attacker); where every move does, those of more than the least exposure (the summed chance of
+    the Spy on the squares beside the Marshal).  Empty when the player has no Marshal or the opponent no Spy."""
     me, opp = view.player, 1 - view.player
     marshal = np.flatnonzero((view.owner == me) & (view.types == MARSHAL))
-    if len(marshal) == 0:
+    moves = list(moves)
+    if len(marshal) == 0 or not moves:
         return set()
-    spy = (view.owner == opp) & (type_distributions(view)[:, SPY] > 0)
+    spy = np.where(view.owner == opp, type_distributions(view)[:, SPY], 0.0)
     if not spy.any():
         return set()
     home, shown = int(marshal[0]), bool(view.revealed[marshal[0]])
-    out = set()
-    for m in moves:
+    exposure = np.zeros(len(moves))
+    for i, m in enumerate(moves):
         attack = view.owner[m.to_sq] == opp
-        if m.from_sq == home:
-            at, known = m.to_sq, shown or attack
-        else:
-            at, known = home, shown
-        if not known:
-            continue
-        near = spy & (MANHATTAN[at] == 1)
-        if attack:
-            near[m.to_sq] = False
-        if near.any():
-            out.add(m)
-    return out
+        at, known = (m.to_sq, shown or attack) if m.from_sq == home else (home, shown)
+        if known:
+            beside = spy * (MANHATTAN[at] == 1)
+            if attack:
+                beside[m.to_sq] = 0.0
+            exposure[i] = beside.sum()
+    return {m for m, e in zip(moves, exposure) if e > exposure.min() + 1e-9}
 
 
 def battle_scores(view: PlayerView, cands: list[Move], hidden: np.ndarray, worth: np.ndarray,
