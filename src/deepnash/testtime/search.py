@@ -229,10 +229,10 @@ class SearchConfig:
             on a known Bomb each time the count neared its limit.
         spy_guard: drop from the prior the moves after which the player's Marshal, known to the opponent,
             stands next to an opponent piece that is or may be its Spy (``spied_moves``; where every move does,
-            all but the least exposed), the guard's answer to a raid too.  A Spy takes the Marshal it attacks, and eight samples
-            seldom put the Spy on the one square: against ``cautious``, whose Spy walks towards a revealed
-            Marshal, the shipped agent lost its Marshal to the Spy in 8 of 28 games, each time by stepping
-            next to it.
+            all but the least exposed), the guard's answer to a raid too.  A Spy takes the Marshal it attacks,
+            and eight samples seldom put the Spy on the one square: against ``cautious``, whose Spy walks
+            towards a revealed Marshal, the shipped agent lost its Marshal to the Spy in 8 of 28 games, each
+            time by stepping or attacking next to it.
     """
 
     samples: int = 8
@@ -422,15 +422,14 @@ class Search:
         if not set(prior) <= set(view.legal_moves):
             raise ValueError(f"ply {view.ply}: the prior names illegal moves")
         given = prior
-        # one that guards its Flag weighs the answer to a raid
-        raid = guarding_move(view) if cfg.guard > 0 or self._game_clock is not None else None
         dropped = (spared_attacks(view, prior, cfg.spare) if cfg.spare else set()) | (
             set() if cfg.sacrifice else doomed_attacks(view, prior)) | (
             spied_moves(view, prior) if cfg.spy_guard else set())
         if dropped and any(p > 0 for m, p in prior.items() if m not in dropped):
             prior = {m: 0.0 if m in dropped else p for m, p in prior.items()}
         ranked = sorted((m for m in prior if prior[m] > 0), key=lambda m: -prior[m])
-        # a player that wants more than a draw weighs an attack
+        # a player that wants more than a draw weighs an attack; one that guards its Flag, the answer to a raid
+        raid = guarding_move(view) if cfg.guard > 0 or self._game_clock is not None else None
         hopeful = hopeful_attack(view, ranked, piece_values(cfg.piece_values, view.variant) if cfg.attack == "odds"
                                  else None) if cfg.contempt > 0 else None
         meek = bool(cfg.passive) and view.ply >= cfg.passive and not presses(view)
