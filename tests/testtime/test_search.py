@@ -887,10 +887,7 @@ def test_no_sacrifice_drops_the_attacks_that_lose_for_certain_on_public_informat
     game = Game.from_diagram(THROWS_BY_REVEALED_BOMBS, army)
     scout, marshal, miner = Move.parse("a7-a8"), Move.parse("e7-e8"), Move.parse("i9-i10")
     assert doomed_attacks(PlayerView.of(game, 0), game.legal_moves()) == set()  # the Bombs are hidden
-    flags = game.state.flags[0].copy()
-    for square in ("a8", "e8", "i10"):
-        flags[parse_square(square)] |= K.REVEALED
-    view = PlayerView.of(Game.from_state(army, game.state.board[0], flags, turn=0), 0)
+    view = Played(THROWS_BY_REVEALED_BOMBS, army, reveal=("a8", "e8", "i10")).view(0)
     assert doomed_attacks(view, view.legal_moves) == {scout, marshal}
     assert hopeful_attack(view, [marshal, scout, miner]) == miner
     assert hopeful_attack(view, [marshal, scout]) is None
@@ -953,13 +950,9 @@ def test_the_spy_guard_keeps_a_known_marshal_from_standing_beside_a_piece_that_m
 
     army = Variant("duel", piece_counts=tuple({FLAG: 1, BOMB: 1, SPY: 1, SCOUT: 2, MARSHAL: 1}.get(t, 0)
                                               for t in range(12)))
-    game = Game.from_diagram(MARSHAL_BESIDE_HIDDEN, army)
 
     def view_with(*shown):
-        flags = game.state.flags[0].copy()
-        for square in shown:
-            flags[parse_square(square)] |= K.REVEALED
-        return PlayerView.of(Game.from_state(army, game.state.board[0], flags, turn=0), 0)
+        return Played(MARSHAL_BESIDE_HIDDEN, army, reveal=shown).view(0)
 
     safe = {Move.parse(m) for m in ("e2-d2", "e2-e1", "f1-f2")}
     view = view_with("e2")
@@ -969,11 +962,9 @@ def test_the_spy_guard_keeps_a_known_marshal_from_standing_beside_a_piece_that_m
     known = view_with("e2", "f2")
     assert set(known.legal_moves) - spied_moves(known, known.legal_moves) == safe | {Move.parse("e2-e3"),
                                                                                       Move.parse("e2-f2")}
-    crowded = Game.from_diagram(MARSHAL_AMONG_HIDDEN, replace(army, piece_counts=tuple(
-        {FLAG: 1, BOMB: 1, SPY: 1, SCOUT: 4, MARSHAL: 1}.get(t, 0) for t in range(12))))
-    flags = crowded.state.flags[0].copy()
-    flags[parse_square("e2")] |= K.REVEALED
-    among = PlayerView.of(Game.from_state(crowded.variant, crowded.state.board[0], flags, turn=0), 0)
+    crowded = replace(army, piece_counts=tuple({FLAG: 1, BOMB: 1, SPY: 1, SCOUT: 4, MARSHAL: 1}.get(t, 0)
+                                               for t in range(12)))
+    among = Played(MARSHAL_AMONG_HIDDEN, crowded, reveal=("e2",)).view(0)
     assert set(among.legal_moves) == {Move.parse(m) for m in ("e2-d2", "e2-e3", "e2-f2")}
     assert spied_moves(among, among.legal_moves) == {Move.parse("e2-d2")}  # beside c2 and d3, the others beside one
     prior = {m: (0.5 if m == Move.parse("e2-e3") else 1.0) for m in view.legal_moves}
