@@ -19,7 +19,7 @@ from deepnash.game.pieces import BOMB, CAPTAIN, FLAG, MARSHAL, MINER, SCOUT
 from deepnash.game.squares import parse_square
 from deepnash.infostate.view import PlayerView
 from deepnash.testtime.flag_guard import (GUARD_HORIZON, HORIZON, MAY_MINE, defender_steps, flag_danger,
-                                          guarding_move, raid_steps, scout_in_line)
+                                          guarding_move, raid_steps, scout_in_line, unguarding_moves)
 from deepnash.testtime import search as search_module
 from deepnash.testtime.search import Search, SearchConfig
 
@@ -233,6 +233,53 @@ def test_the_guard_answer_leaves_the_race_as_wide_as_any_quiet_move(miner):
     quiet = [m for m in game.legal_moves() if game.state.board[0, m.to_sq] == 0]
     assert move in quiet
     assert _danger_after(game, move) == min(_danger_after(game, m) for m in quiet)
+
+
+@pytest.mark.parametrize("miner", ["a3", "b3", "c3", "a4", "b4", "c4", "a5", "b5", "d3", "e3", "d4"])
+def test_hold_drops_exactly_the_moves_after_which_a_held_race_is_lost_on_the_board(miner):
+    """Every piece known: the moves ``hold`` drops are those after which ``flag_danger`` scores the complete
+    board a lost race, where the race holds now and some move keeps it (with the Miner on c3, all but the
+    Scout's step out of the Lieutenant's way and its attack on the Miner, which it loses, clearing the way as
+    well); none where it is lost already."""
+    game = _blocked(miner)
+    view = PlayerView.of(game, 0)
+    moves = list(view.legal_moves)
+    lost = {m for m in moves if _danger_after(game, m) == 1.0}
+    held = flag_danger(game.state.board[:1], np.array([0]), 0)[0] < 1.0
+    assert unguarding_moves(view, moves) == (lost if held and len(lost) < len(moves) else set())
+    if miner == "c3":
+        assert {str(m) for m in moves if m not in lost} == {"c2-c1", "c2-c3"}
+
+
+@pytest.mark.parametrize("shown, dropped", [(False, {"b3-b4"}), (True, set())])
+def test_hold_takes_an_attack_that_may_lose_for_the_defender_gone(shown, dropped):
+    """Red's Lieutenant on b3 alone stops Blue's Miner on d3 (a race held with three moves to spare).  Its
+    attack on the hidden piece on b4, which may beat it, may leave no defender, and goes; on a revealed
+    Scout it wins for certain and stays in time, as do its quiet steps and the Scout's moves."""
+    game = _red_corner("""
+         4 .. .. .. .. .. .. .. .. .. ..
+         3 .. r5 .. b3 .. .. .. .. .. ..
+         2 rB .. .. .. .. .. .. .. .. ..
+         1 rF rB .. .. .. .. .. .. .. r2
+    """, revealed=["d3", "b4"] if shown else ["d3"], placed={"b4": code_of(1, SCOUT if shown else CAPTAIN)})
+    view = PlayerView.of(game, 0)
+    assert {str(m) for m in unguarding_moves(view, view.legal_moves)} == dropped
+
+
+def test_hold_keeps_the_search_off_the_moves_that_lose_a_held_race():
+    """With ``hold``, the search plays none of the moves that let the Miner on c3 through, whatever the prior;
+    without it, the prior's favourite, the idle General, stays."""
+    game = _blocked("c3")
+    view = PlayerView.of(game, 0)
+    prior = {m: (10.0 if m.from_sq == parse_square("i1") else 1.0) for m in view.legal_moves}
+    total = sum(prior.values())
+    prior = {m: p / total for m, p in prior.items()}
+    for hold in (False, True):
+        search = Search(_uniform, _zero, SearchConfig(samples=2, depth=0, candidates=3, rounds=1, alpha=0.0,
+                                                      hold=hold))
+        search.reset(view.variant, 0)
+        played = {str(m) for m, p in search.run(view, prior, np.random.default_rng(0)).policy.items() if p > 0}
+        assert played == ({"c2-c1", "c2-c3"} if hold else {str(m) for m in prior})
 
 
 def test_a_hidden_piece_that_may_be_a_miner_is_raced_as_one():

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..game import Move
 from ..game.pieces import BOMB, FLAG, MARSHAL, MINER, NUM_TYPES, SPY
 from .view import PlayerView
 
@@ -106,3 +107,17 @@ def threat_odds(dist: np.ndarray, defender: int) -> float:
     """Probability that an opponent piece of type distribution ``dist`` beats ``defender`` when it attacks it."""
     return float(dist[(FIGHT[:, defender] > 0) & ~IMMOVABLE].sum())
 
+
+def attack_odds(view: PlayerView, moves) -> dict[Move, np.ndarray]:
+    """The public odds of the defender's type, ``float64[12]``, for each attack among ``moves`` (in their
+    order): one-hot on a revealed piece's type, else the hidden piece's ``type_distributions`` row."""
+    dist, out = None, {}
+    for m in moves:
+        if view.owner[m.to_sq] != 1 - view.player:
+            continue
+        if view.revealed[m.to_sq]:
+            out[m] = np.eye(len(FIGHT))[int(view.types[m.to_sq])]
+        else:
+            dist = type_distributions(view) if dist is None else dist
+            out[m] = dist[m.to_sq]
+    return out

@@ -20,13 +20,15 @@ candidates.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ..game import Move
 from ..game import kernels as K
 from ..game.codes import EMPTY, LAKE, code_of, owners, types
 from ..game.pieces import BOMB, FLAG, MINER, NUM_TYPES, SCOUT
-from ..infostate.beliefs import FIGHT, IMMOVABLE, type_distributions
+from ..infostate.beliefs import FIGHT, IMMOVABLE, attack_odds, fight_odds, type_distributions
 from ..infostate.view import UNKNOWN, PlayerView
 
 #: Raiders more than this many moves from an entry are not raced.
@@ -52,6 +54,9 @@ MAY_MINE = 0.5
 
 #: Slack given to a raider no defender can stop (beyond any ``SLACK``: it is not raced).
 UNSTOPPED = -100
+
+#: Slack given to a race whose raider the player's move takes (``slack_after``).
+WON = 100
 
 
 def raid_steps(passable: np.ndarray, target: np.ndarray, horizon: int = HORIZON) -> np.ndarray:
@@ -266,20 +271,40 @@ def flag_danger(boards: np.ndarray, to_move: np.ndarray, player: int,
     return np.maximum(np.where(best > UNSTOPPED, danger_of(best), 0.0).max(axis=1), shot)
 
 
-def guarding_move(view: PlayerView) -> Move | None:
-    """The legal move that best answers the most pressing raid on ``view.player``'s Flag, from public
-    information alone, or ``None`` when no race has less than ``SLACK`` moves of slack.
+@dataclass(frozen=True)
+class Raids:
+    """The races to ``player``'s Flag on public information (``public_raids``), the player to move.
+
+    Attributes:
+        raiding: ``int64[R]``, each race's raider square (a raider that may be a Miner is raced twice: as
+            what it is, through no Bomb, and as a Miner).
+        steps: ``int64[1, 4, R]`` and ``entries``: ``int64[1, 4]``, ``entry_steps``' answer.
+        beats: ``bool[12, R]``, which of the player's piece types stop each raider, for certain or more
+            likely than not.
+        guards: ``int64[G]``, the squares of the player's pieces that can move.
+        slack: ``int64[R]``, each race's slack for its best defender (``race_slack``; at least 0 where a
+            defender can take the raider now), ``UNSTOPPED`` for a race no defender stops.
+        takes: ``bool[G, R]``, the defender can take the raider now.
+    """
+
+    raiding: np.ndarray
+    steps: np.ndarray
+    entries: np.ndarray
+    beats: np.ndarray
+    guards: np.ndarray
+    slack: np.ndarray
+    takes: np.ndarray
+
+
+def public_raids(view: PlayerView) -> Raids | None:
+    """The races of the opponent's pieces to ``view.player``'s Flag on public information, ``None`` where the
+    player has no Flag or no piece to move, or the opponent no raider.
 
     Raiders are the opponent's pieces that have moved or are revealed movable, each raced as what it is
     (through no Bomb) and, where it may be a Miner, once more as one.  Defenders are the player's pieces that
     beat or tie a raider for certain (revealed, or raced as a Miner) or more likely than not
-    (``beliefs.fight_odds`` over ``type_distributions``).  The most pressing race is the one of least slack
-    (``race_slack``, for its best defender) among those that still hold (slack 0 or more), or among all when
-    every race is lost: a move can save only a race that holds, and the raider of a lost one may not know
-    where the Flag is.  A race holds, at least with no move to spare, where a defender stands next to the
-    raider: the answer is then that defender's attack on it.  Otherwise every move of the player onto an
-    empty square is raced again (``answer``): a defender's step, or another piece stepping out of a
-    defender's way."""
+    (``beliefs.fight_odds`` over ``type_distributions``).  A race holds, at least with no move to spare,
+    where a defender stands next to the raider."""
     me = view.player
     flag = np.flatnonzero((view.owner == me) & (view.types == FLAG))
     movers = sorted({m.from_sq for m in view.legal_moves})
@@ -287,11 +312,10 @@ def guarding_move(view: PlayerView) -> Move | None:
         return None
     kinds = np.clip(view.types.astype(np.int64), 0, NUM_TYPES - 1)
     hidden = (view.owner == 1 - me) & (view.types == UNKNOWN)
-    raiders = (view.owner == 1 - me) & (view.moved | (view.revealed & ~IMMOVABLE[kinds]))
+    raiders = _raiders(view, kinds)
     if not raiders.any():
         return None
-    # each raider is raced as what it is, through no Bomb, and once more as a Miner where it may be one
-    # (``beats[type, raider]``: a defender of that type stops it, for certain or more likely than not)
+    # ``beats[type, raider]``: a defender of that type stops it, for certain or more likely than not
     holds = FIGHT >= 0  # [defender type, raider type]: wins or ties, attacking
     dist = type_distributions(view)
     as_miner = raiders & ((view.types == MINER) | (hidden & (dist[:, MINER] > 0)))
@@ -310,43 +334,98 @@ def guarding_move(view: PlayerView) -> Move | None:
     slack = race_slack(steps, defender_steps(empty, movable, entries, guards), stops, np.array([False]))[0]
     takes = stops[0] & (MANHATTAN[guards][:, raiding] == 1)  # [defender, raider]: can take it now
     slack = np.where(takes & (slack > UNSTOPPED), np.maximum(slack, 0), slack)  # so a lost race still holds
-    best = slack.max(axis=0)
+    return Raids(raiding, steps, entries, beats, guards, slack.max(axis=0), takes)
+
+
+def _raiders(view: PlayerView, kinds: np.ndarray) -> np.ndarray:
+    """``bool[100]``: the opponent's pieces that have moved or are revealed movable."""
+    return (view.owner == 1 - view.player) & (view.moved | (view.revealed & ~IMMOVABLE[kinds]))
+
+
+def guarding_move(view: PlayerView) -> Move | None:
+    """The legal move that best answers the most pressing raid on ``view.player``'s Flag, from public
+    information alone (``public_raids``), or ``None`` when no race has less than ``SLACK`` moves of slack.
+
+    The most pressing race is the one of least slack among those that still hold (slack 0 or more), or
+    among all when every race is lost: a move can save only a race that holds, and the raider of a lost one
+    may not know where the Flag is.  Where a defender stands next to the raider, the answer is that
+    defender's attack on it.  Otherwise every move of the player onto an empty square is raced again
+    (``answer``): a defender's step, or another piece stepping out of a defender's way."""
+    raids = public_raids(view)
+    if raids is None:
+        return None
+    best = raids.slack
     raced = best > UNSTOPPED
     if not raced.any() or best[raced].min() >= SLACK:
         return None
     holding = raced & (best >= 0)
     pressing = np.flatnonzero(holding) if holding.any() else np.flatnonzero(raced)
     r = int(pressing[best[pressing].argmin()])
-    if takes[:, r].any():
-        return Move(int(guards[np.flatnonzero(takes[:, r])[0]]), int(raiding[r]))
+    if raids.takes[:, r].any():
+        return Move(int(raids.guards[np.flatnonzero(raids.takes[:, r])[0]]), int(raids.raiding[r]))
     quiet = [m for m in view.legal_moves if view.owner[m.to_sq] < 0]
     if not quiet:
         return None
-    return answer(view, quiet, steps, entries, beats, pressing, int(raiding[r]))
+    return answer(view, quiet, raids, pressing, int(raids.raiding[r]))
 
 
-def answer(view: PlayerView, moves: list[Move], steps: np.ndarray, entries: np.ndarray, beats: np.ndarray,
-           raced: np.ndarray, raider: int) -> Move:
-    """The one of ``moves`` (the player's moves onto empty squares) that leaves the races of ``raced``
-    (indices into ``entry_steps``' ``steps: int64[1, 4, R]`` and ``beats: bool[12, R]``, which piece types
-    stop each raider) widest, the raider to move: the most of the least slack, capped at ``SLACK``, then
-    of their sum, then the move that lands nearest ``raider``, the pressing race's raider.  Each move is
-    raced on its own board, all at once (``defender_steps``), every piece of the player a defender, so
-    that a piece stepping out of a defender's way counts as much as the defender's own step."""
+def slack_after(view: PlayerView, moves: list[Move], raids: Raids) -> np.ndarray:
+    """``int64[M, R]``: the slack of each of ``raids``' races after each of ``moves``, the raider to move, for
+    its best defender (``race_slack``).  Each move is raced on its own board, all at once
+    (``defender_steps``), every piece of the player a defender, so that a piece stepping out of a defender's
+    way counts as much as the defender's own step.
+
+    An attack is a battle: one the attacker wins for certain on public information (``attack_odds``) leaves
+    it where it attacked, the opponent's piece gone; any other leaves the opponent's piece and takes the
+    attacker off the board, as if it lost.  An attack on a raider by a piece that stops it (``Raids.beats``)
+    wins that raider's races (``WON``)."""
     me, n = view.player, len(moves)
     kinds = np.clip(view.types.astype(np.int64), 0, NUM_TYPES - 1)
     board = np.tile(np.where(view.owner == me, kinds, -1), (n, 1))  # [move, square]: the player's pieces
     rows = np.arange(n)
     frm, to = np.array([m.from_sq for m in moves]), np.array([m.to_sq for m in moves])
-    board[rows, to], board[rows, frm] = board[rows, frm], -1
+    odds = attack_odds(view, moves)
+    lands = np.array([m not in odds or fight_odds(int(kinds[m.from_sq]), odds[m])[0] >= 1.0 for m in moves])
+    board[rows[lands], to[lands]] = board[rows[lands], frm[lands]]
+    board[rows, frm] = -1
     mine = (board >= 0) & ~IMMOVABLE[np.maximum(board, 0)]
-    theirs = (view.owner == 1 - me) & (view.moved | (view.revealed & ~IMMOVABLE[kinds]))  # as ``guarding_move``'s
+    theirs = np.tile(_raiders(view, kinds), (n, 1))  # as ``public_raids``' raiders
+    theirs[rows[lands], to[lands]] = False
     empty = (board < 0) & (view.owner < 0)[None]
     empty[rows, frm] = True
     guards = np.flatnonzero(mine.any(axis=0))
-    stops = mine[:, guards, None] & beats[np.maximum(board[:, guards], 0)]  # [move, defender, raider]
-    away = defender_steps(empty, mine | theirs[None], np.repeat(entries, n, axis=0), guards)
-    slack = race_slack(np.repeat(steps, n, axis=0), away, stops, np.ones(n, bool)).max(axis=1)[:, raced]
-    kept = np.minimum(slack, SLACK)
+    stops = mine[:, guards, None] & raids.beats[np.maximum(board[:, guards], 0)]  # [move, defender, raider]
+    away = defender_steps(empty, mine | theirs, np.repeat(raids.entries, n, axis=0), guards)
+    slack = race_slack(np.repeat(raids.steps, n, axis=0), away, stops, np.ones(n, bool)).max(axis=1)
+    hit = to[:, None] == raids.raiding[None]  # [move, race]: the move attacks the race's raider
+    taken = hit & (lands[:, None] | raids.beats[kinds[frm]])
+    return np.where(taken, WON, slack)
+
+
+def answer(view: PlayerView, moves: list[Move], raids: Raids, raced: np.ndarray, raider: int) -> Move:
+    """The one of ``moves`` (the player's moves onto empty squares) that leaves the races of ``raced``
+    (indices into ``raids``' races) widest, the raider to move (``slack_after``): the most of the least
+    slack, capped at ``SLACK``, then of their sum, then the move that lands nearest ``raider``, the pressing
+    race's raider."""
+    kept = np.minimum(slack_after(view, moves, raids)[:, raced], SLACK)
+    to = np.array([m.to_sq for m in moves])
     key = np.lexsort((MANHATTAN[to, raider], -kept.sum(axis=1), -kept.min(axis=1)))
     return moves[int(key[0])]
+
+
+def unguarding_moves(view: PlayerView, moves) -> set[Move]:
+    """The moves among ``moves`` that ``SearchConfig.hold`` drops: those after which a race to ``view.player``'s
+    Flag that holds now (``public_raids``: slack 0 or more) is lost (``slack_after``: below 0, the raider to
+    move), such as a defender's step off the square between a Miner and the Bomb before the Flag; where every
+    move loses one, those but the ones of most slack (the least over the races that hold).  Empty where no
+    race holds."""
+    moves = list(moves)
+    raids = public_raids(view) if moves else None
+    if raids is None:
+        return set()
+    held = np.flatnonzero(raids.slack >= 0)
+    if len(held) == 0:
+        return set()
+    least = slack_after(view, moves, raids)[:, held].min(axis=1)
+    keep = 0 if (least >= 0).any() else least.max()
+    return {m for m, s in zip(moves, least) if s < keep}

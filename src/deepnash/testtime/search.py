@@ -37,14 +37,14 @@ from ..game import Move, Variant
 from ..game import kernels as K
 from ..game.codes import EMPTY, LAKE, owners, types
 from ..game.pieces import BOMB, FLAG, MARSHAL, MINER, SCOUT, SPY
-from ..infostate.beliefs import (FIGHT, IMMOVABLE, PEOPLE_PIECE_VALUE, PIECE_VALUE, fight_odds, hidden_counts,
-                                 type_distributions)
+from ..infostate.beliefs import (FIGHT, IMMOVABLE, PEOPLE_PIECE_VALUE, PIECE_VALUE, attack_odds, fight_odds,
+                                 hidden_counts, type_distributions)
 from ..infostate.determinize import complete_state, load_determinization, sample_hidden
 from ..infostate.observe import move_rows
 from ..infostate.setup_stats import deployment_weights
 from ..infostate.view import UNKNOWN, PlayerView
 from .clock import GameClock, critical_move
-from .flag_guard import MANHATTAN, flag_danger, guarding_move, path_steps
+from .flag_guard import MANHATTAN, flag_danger, guarding_move, path_steps, unguarding_moves
 from .memory import MemoryHeuristic
 from .value_bounds import ValueFn
 
@@ -259,6 +259,7 @@ class SearchConfig:
     approach: float = 0.0
     sacrifice: bool = True
     spy_guard: bool = False
+    hold: bool = False
 
     def __post_init__(self) -> None:
         for name in ("samples", "candidates"):
@@ -424,7 +425,8 @@ class Search:
         given = prior
         dropped = (spared_attacks(view, prior, cfg.spare) if cfg.spare else set()) | (
             set() if cfg.sacrifice else doomed_attacks(view, prior)) | (
-            spied_moves(view, prior) if cfg.spy_guard else set())
+            spied_moves(view, prior) if cfg.spy_guard else set()) | (
+            unguarding_moves(view, prior) if cfg.hold else set())
         if dropped and any(p > 0 for m, p in prior.items() if m not in dropped):
             prior = {m: 0.0 if m in dropped else p for m, p in prior.items()}
         ranked = sorted((m for m in prior if prior[m] > 0), key=lambda m: -prior[m])
@@ -681,21 +683,6 @@ def public_lead(view: PlayerView, worth: np.ndarray) -> float:
     me, opp = view.owner == view.player, view.owner == 1 - view.player
     return float(worth[view.types[me]].sum() - worth[view.types[opp & view.revealed]].sum()
                  - hidden_counts(view) @ worth)
-
-
-def attack_odds(view: PlayerView, moves) -> dict[Move, np.ndarray]:
-    """The public odds of the defender's type, ``float64[12]``, for each attack among ``moves`` (in their
-    order): one-hot on a revealed piece's type, else the hidden piece's ``type_distributions`` row."""
-    dist, out = None, {}
-    for m in moves:
-        if view.owner[m.to_sq] != 1 - view.player:
-            continue
-        if view.revealed[m.to_sq]:
-            out[m] = np.eye(len(FIGHT))[int(view.types[m.to_sq])]
-        else:
-            dist = type_distributions(view) if dist is None else dist
-            out[m] = dist[m.to_sq]
-    return out
 
 
 def _loses_for_certain(attacker: int, odds: np.ndarray) -> bool:
