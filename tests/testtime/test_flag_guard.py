@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from deepnash.arena.raids import RAIDS, defence_exists
 from deepnash.game import Game, Move
 from deepnash.game.codes import code_of, owners, types
-from deepnash.game.pieces import BOMB, CAPTAIN, FLAG, MARSHAL, MINER, SCOUT
+from deepnash.game.pieces import BOMB, CAPTAIN, FLAG, MAJOR, MARSHAL, MINER, SCOUT
 from deepnash.game.squares import parse_square
 from deepnash.infostate.view import PlayerView
 from deepnash.testtime.flag_guard import (GUARD_HORIZON, HORIZON, MAY_MINE, defender_steps, flag_danger,
@@ -251,17 +251,20 @@ def test_hold_drops_exactly_the_moves_after_which_a_held_race_is_lost_on_the_boa
         assert {str(m) for m in moves if m not in lost} == {"c2-c1", "c2-c3"}
 
 
-@pytest.mark.parametrize("shown, dropped", [(False, {"b3-b4"}), (True, set())])
-def test_hold_takes_an_attack_that_may_lose_for_the_defender_gone(shown, dropped):
+@pytest.mark.parametrize("shown, major, dropped", [(False, False, {"b3-b4"}), (True, False, set()),
+                                                  (True, True, {"b3-b4", "b3-a3"})])
+def test_hold_takes_a_defender_that_may_be_lost_for_gone(shown, major, dropped):
     """Red's Lieutenant on b3 alone stops Blue's Miner on d3 (a race held with three moves to spare).  Its
     attack on the hidden piece on b4, which may beat it, may leave no defender, and goes; on a revealed
-    Scout it wins for certain and stays in time, as do its quiet steps and the Scout's moves."""
+    Scout it wins for certain and stays in time, as do its quiet steps and the Scout's moves, unless a
+    revealed Blue Major on a4 takes it where it lands (b4 or a3)."""
     game = _red_corner("""
          4 .. .. .. .. .. .. .. .. .. ..
          3 .. r5 .. b3 .. .. .. .. .. ..
          2 rB .. .. .. .. .. .. .. .. ..
          1 rF rB .. .. .. .. .. .. .. r2
-    """, revealed=["d3", "b4"] if shown else ["d3"], placed={"b4": code_of(1, SCOUT if shown else CAPTAIN)})
+    """, revealed=["d3"] + (["b4"] if shown else []) + (["a4"] if major else []),
+        placed={"b4": code_of(1, SCOUT if shown else CAPTAIN), **({"a4": code_of(1, MAJOR)} if major else {})})
     view = PlayerView.of(game, 0)
     assert {str(m) for m in unguarding_moves(view, view.legal_moves)} == dropped
 

@@ -377,8 +377,9 @@ def slack_after(view: PlayerView, moves: list[Move], raids: Raids) -> np.ndarray
 
     An attack is a battle: one the attacker wins for certain on public information (``attack_odds``) leaves
     it where it attacked, the opponent's piece gone; any other leaves the opponent's piece and takes the
-    attacker off the board, as if it lost.  An attack on a raider by a piece that stops it (``Raids.beats``)
-    wins that raider's races (``WON``)."""
+    attacker off the board, as if it lost.  A piece that lands next to a revealed opponent piece that beats
+    it is taken off too: the opponent, to move, takes it.  An attack on a raider by a piece that stops it
+    (``Raids.beats``) wins that raider's races (``WON``)."""
     me, n = view.player, len(moves)
     kinds = np.clip(view.types.astype(np.int64), 0, NUM_TYPES - 1)
     board = np.tile(np.where(view.owner == me, kinds, -1), (n, 1))  # [move, square]: the player's pieces
@@ -386,7 +387,12 @@ def slack_after(view: PlayerView, moves: list[Move], raids: Raids) -> np.ndarray
     frm, to = np.array([m.from_sq for m in moves]), np.array([m.to_sq for m in moves])
     odds = attack_odds(view, moves)
     lands = np.array([m not in odds or fight_odds(int(kinds[m.from_sq]), odds[m])[0] >= 1.0 for m in moves])
-    board[rows[lands], to[lands]] = board[rows[lands], frm[lands]]
+    # a piece that lands next to a revealed opponent piece that beats it is taken before it can defend
+    known = (view.owner == 1 - me) & view.revealed & ~IMMOVABLE[kinds]
+    hangs = np.array([bool((known & (MANHATTAN[m.to_sq] == 1) & (FIGHT[kinds, kinds[m.from_sq]] > 0)).any())
+                      for m in moves])
+    stays = lands & ~hangs
+    board[rows[stays], to[stays]] = board[rows[stays], frm[stays]]
     board[rows, frm] = -1
     mine = (board >= 0) & ~IMMOVABLE[np.maximum(board, 0)]
     theirs = np.tile(_raiders(view, kinds), (n, 1))  # as ``public_raids``' raiders
