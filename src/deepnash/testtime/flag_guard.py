@@ -13,9 +13,10 @@ is the least of ``s + 1 - m`` over the entries, for the best defender, less one 
 first: below 0 the race is lost.  (On the lost game's position, the exhaustive search of
 ``arena.raids.defence_exists`` agrees with that sign after each of the first four moves.)
 
-``flag_danger`` scores races on complete (sampled) boards, for the search's leaves; ``guarding_move``
-picks, from public information, the defender's move that widens the most pressing race, for the search's
-candidates.
+``flag_danger`` scores races on complete (sampled) boards, for the search's leaves.  From public
+information (``public_raids``), ``guarding_move`` picks the defender's move that widens the most pressing
+race, for the search's candidates, and ``unguarding_moves`` finds the moves that lose a race that holds, for
+the search to drop (``slack_after`` races each move on its own board).
 """
 
 from __future__ import annotations
