@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import heapq
 from collections import deque
-from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pytest
@@ -15,13 +14,14 @@ from hypothesis import strategies as st
 from deepnash.arena.raids import RAIDS, defence_exists
 from deepnash.game import Game, Move
 from deepnash.game.codes import code_of, owners, types
-from deepnash.game.pieces import BOMB, CAPTAIN, FLAG, MAJOR, MARSHAL, MINER, SCOUT
+from deepnash.game.pieces import BOMB, CAPTAIN, FLAG, MARSHAL, MINER, SCOUT
 from deepnash.game.squares import parse_square
 from deepnash.infostate.view import PlayerView
 from deepnash.testtime.flag_guard import (GUARD_HORIZON, HORIZON, MAY_MINE, defender_steps, flag_danger,
-                                          guarding_move, raid_steps, scout_in_line, unguarding_moves)
+                                          guarding_move, raid_steps, scout_in_line)
 from deepnash.testtime import search as search_module
 from deepnash.testtime.search import Search, SearchConfig
+from testtime_helpers import blocked, red_corner
 
 DOI = next(r for r in RAIDS if r.name == "doi-b-file")
 
@@ -31,28 +31,6 @@ def _played(moves: list[str]) -> Game:
     for m in moves:
         game.push(m)
     return game
-
-
-def _red_corner(lower: str, moved: Sequence[str] = (), revealed: Sequence[str] = (),
-                placed: Mapping[str, int] | None = None) -> Game:
-    """A Classic position, Red to move: Blue's Flag on j10 beside a Bomb, the lakes, ``lower`` (the
-    diagram's rows 4 to 1) and the board codes of ``placed`` by square; the pieces on ``moved`` have moved,
-    those on ``revealed`` have moved and are revealed, every other piece is hidden and unmoved."""
-    game = Game.from_diagram("""
-        10 .. .. .. .. .. .. .. .. bB bF
-         9 .. .. .. .. .. .. .. .. .. ..
-         8 .. .. .. .. .. .. .. .. .. ..
-         7 .. .. .. .. .. .. .. .. .. ..
-         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
-         5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
-    """ + lower)
-    board = game.state.board[0].copy()
-    for sq, code in (placed or {}).items():
-        board[parse_square(sq)] = code
-    flags = np.zeros(100, np.uint8)
-    flags[[parse_square(sq) for sq in moved]] = 2
-    flags[[parse_square(sq) for sq in revealed]] = 3
-    return Game.from_state(game.variant, board, flags, turn=0)
 
 
 def _danger_after(game: Game, move: Move) -> float:
@@ -157,7 +135,7 @@ def test_a_raider_does_not_go_round_the_flag_through_another_entry():
     cannot pass the Bombs).  A path to the entry b1 through d1 and c2, shorter than the Major's way round
     the Marshal, once called that race lost whatever Red played (game 8 of the 2026-11-29 run against
     ``cautious``, where the Major then walked away)."""
-    game = _red_corner("""
+    game = red_corner("""
          4 .. .. .. .. .. .. .. r6 .. ..
          3 .. .. .. .. .. .. .. .. .. ..
          2 rB bM rB r8 .. .. .. .. .. ..
@@ -193,7 +171,7 @@ def test_the_guard_takes_a_raider_beside_the_flag_before_it_widens_another_race(
     """Blue's Miner on b2 takes the Bomb on a2 or steps to b1, then the Flag; Red's Sergeant beside it
     must take it now, though by the entries its race is lost (it cannot stand beside a2 in time).  The
     Major's race, which the Colonel holds with a move to spare, comes second."""
-    game = _red_corner("""
+    game = red_corner("""
          4 .. .. .. .. b7 .. .. .. .. ..
          3 .. .. .. .. .. .. .. .. .. ..
          2 rB b3 r4 .. .. .. .. .. .. ..
@@ -202,22 +180,11 @@ def test_the_guard_takes_a_raider_beside_the_flag_before_it_widens_another_race(
     assert guarding_move(PlayerView.of(game, 0)) == Move.parse("c2-b2")
 
 
-def _blocked(miner: str) -> Game:
-    """Red's Lieutenant on d2 behind Red's own Scout on c2, on its way to the Bombs round the Flag on a1;
-    Blue's Miner (revealed) on ``miner``."""
-    return _red_corner("""
-         4 .. .. .. .. .. .. .. .. .. ..
-         3 .. .. .. .. .. .. .. .. .. ..
-         2 rB .. r2 r5 .. .. .. .. .. ..
-         1 rF rB .. rB .. .. .. .. r9 ..
-    """, revealed=[miner], placed={miner: code_of(1, MINER)})
-
-
 def test_the_guard_moves_a_blocker_out_of_the_defenders_way():
     """With the Miner on c3, every move of the Lieutenant loses the race; the Scout stepping to c1 opens
     d2-c2-b2 and holds it (game 54 of the 2026-11-29 run against ``cautious``, where the guard proposed the
     Lieutenant's moves alone)."""
-    game = _blocked("c3")
+    game = blocked("c3")
     lieutenant = [m for m in game.legal_moves() if m.from_sq == parse_square("d2")]
     assert all(_danger_after(game, m) == 1.0 for m in lieutenant)
     assert guarding_move(PlayerView.of(game, 0)) == Move.parse("c2-c1")
@@ -228,61 +195,11 @@ def test_the_guard_moves_a_blocker_out_of_the_defenders_way():
 def test_the_guard_answer_leaves_the_race_as_wide_as_any_quiet_move(miner):
     """Every piece known, so public information is the whole board: the guard's answer leaves a danger no
     move onto an empty square beats."""
-    game = _blocked(miner)
+    game = blocked(miner)
     move = guarding_move(PlayerView.of(game, 0))
     quiet = [m for m in game.legal_moves() if game.state.board[0, m.to_sq] == 0]
     assert move in quiet
     assert _danger_after(game, move) == min(_danger_after(game, m) for m in quiet)
-
-
-@pytest.mark.parametrize("miner", ["a3", "b3", "c3", "a4", "b4", "c4", "a5", "b5", "d3", "e3", "d4"])
-def test_hold_drops_exactly_the_moves_after_which_a_held_race_is_lost_on_the_board(miner):
-    """Every piece known: the moves ``hold`` drops are those after which ``flag_danger`` scores the complete
-    board a lost race, where the race holds now and some move keeps it (with the Miner on c3, all but the
-    Scout's step out of the Lieutenant's way and its attack on the Miner, which it loses, clearing the way as
-    well); none where it is lost already."""
-    game = _blocked(miner)
-    view = PlayerView.of(game, 0)
-    moves = list(view.legal_moves)
-    lost = {m for m in moves if _danger_after(game, m) == 1.0}
-    held = flag_danger(game.state.board[:1], np.array([0]), 0)[0] < 1.0
-    assert unguarding_moves(view, moves) == (lost if held and len(lost) < len(moves) else set())
-    if miner == "c3":
-        assert {str(m) for m in moves if m not in lost} == {"c2-c1", "c2-c3"}
-
-
-@pytest.mark.parametrize("shown, major, dropped", [(False, False, {"b3-b4"}), (True, False, set()),
-                                                  (True, True, {"b3-b4", "b3-a3"})])
-def test_hold_takes_a_defender_that_may_be_lost_for_gone(shown, major, dropped):
-    """Red's Lieutenant on b3 alone stops Blue's Miner on d3 (a race held with three moves to spare).  Its
-    attack on the hidden piece on b4, which may beat it, may leave no defender, and goes; on a revealed
-    Scout it wins for certain and stays in time, as do its quiet steps and the Scout's moves, unless a
-    revealed Blue Major on a4 takes it where it lands (b4 or a3)."""
-    game = _red_corner("""
-         4 .. .. .. .. .. .. .. .. .. ..
-         3 .. r5 .. b3 .. .. .. .. .. ..
-         2 rB .. .. .. .. .. .. .. .. ..
-         1 rF rB .. .. .. .. .. .. .. r2
-    """, revealed=["d3"] + (["b4"] if shown else []) + (["a4"] if major else []),
-        placed={"b4": code_of(1, SCOUT if shown else CAPTAIN), **({"a4": code_of(1, MAJOR)} if major else {})})
-    view = PlayerView.of(game, 0)
-    assert {str(m) for m in unguarding_moves(view, view.legal_moves)} == dropped
-
-
-def test_hold_keeps_the_search_off_the_moves_that_lose_a_held_race():
-    """With ``hold``, the search plays none of the moves that let the Miner on c3 through, whatever the prior;
-    without it, the prior's favourite, the idle General, stays."""
-    game = _blocked("c3")
-    view = PlayerView.of(game, 0)
-    prior = {m: (10.0 if m.from_sq == parse_square("i1") else 1.0) for m in view.legal_moves}
-    total = sum(prior.values())
-    prior = {m: p / total for m, p in prior.items()}
-    for hold in (False, True):
-        search = Search(_uniform, _zero, SearchConfig(samples=2, depth=0, candidates=3, rounds=1, alpha=0.0,
-                                                      hold=hold))
-        search.reset(view.variant, 0)
-        played = {str(m) for m, p in search.run(view, prior, np.random.default_rng(0)).policy.items() if p > 0}
-        assert played == ({"c2-c1", "c2-c3"} if hold else {str(m) for m in prior})
 
 
 def test_a_hidden_piece_that_may_be_a_miner_is_raced_as_one():
@@ -325,7 +242,7 @@ def test_a_scout_in_line_agrees_with_a_walk_from_the_flag(cells, flag, player):
 def test_a_scout_with_a_clear_line_to_the_flag_is_a_lost_race_when_it_moves_next():
     """Blue's Scout on e5, Red's Flag on e1 behind e2 to e4: lost with Blue to move, though Red's Marshal
     stands beside e2; not with Red to move, nor with the Marshal in the way."""
-    game = _red_corner("""
+    game = red_corner("""
          4 .. .. .. .. .. .. .. .. .. ..
          3 .. .. .. .. .. .. .. .. .. ..
          2 .. .. .. rM .. .. .. .. .. ..

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 import numpy as np
 
 from deepnash.game import Game, Move, Variant, parse_square
 from deepnash.game import kernels as K
+from deepnash.game.codes import code_of
+from deepnash.game.pieces import MINER
 from deepnash.infostate.view import MoveRecord, PlayerView, push_recorded
 
 #: A small army (Flag, Scout, General, 3 Bombs) so that whole positions fit in a diagram.
@@ -44,3 +48,36 @@ def piece_count_value(obs: np.ndarray) -> np.ndarray:
     own = obs[:, 1:13].sum(axis=(1, 2, 3))
     opp = obs[:, 13:25].sum(axis=(1, 2, 3))
     return (0.1 * (own - opp)).astype(np.float32)
+
+
+def red_corner(lower: str, moved: Sequence[str] = (), revealed: Sequence[str] = (),
+               placed: Mapping[str, int] | None = None) -> Game:
+    """A Classic position, Red to move: Blue's Flag on j10 beside a Bomb, the lakes, ``lower`` (the
+    diagram's rows 4 to 1) and the board codes of ``placed`` by square; the pieces on ``moved`` have moved,
+    those on ``revealed`` have moved and are revealed, every other piece is hidden and unmoved."""
+    game = Game.from_diagram("""
+        10 .. .. .. .. .. .. .. .. bB bF
+         9 .. .. .. .. .. .. .. .. .. ..
+         8 .. .. .. .. .. .. .. .. .. ..
+         7 .. .. .. .. .. .. .. .. .. ..
+         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+    """ + lower)
+    board = game.state.board[0].copy()
+    for sq, code in (placed or {}).items():
+        board[parse_square(sq)] = code
+    flags = np.zeros(100, np.uint8)
+    flags[[parse_square(sq) for sq in moved]] = 2
+    flags[[parse_square(sq) for sq in revealed]] = 3
+    return Game.from_state(game.variant, board, flags, turn=0)
+
+
+def blocked(miner: str) -> Game:
+    """Red's Lieutenant on d2 behind Red's own Scout on c2, on its way to the Bombs round the Flag on a1;
+    Blue's Miner (revealed) on ``miner``."""
+    return red_corner("""
+         4 .. .. .. .. .. .. .. .. .. ..
+         3 .. .. .. .. .. .. .. .. .. ..
+         2 rB .. r2 r5 .. .. .. .. .. ..
+         1 rF rB .. rB .. .. .. .. r9 ..
+    """, revealed=[miner], placed={miner: code_of(1, MINER)})

@@ -15,8 +15,8 @@ first: below 0 the race is lost.  (On the lost game's position, the exhaustive s
 
 ``flag_danger`` scores races on complete (sampled) boards, for the search's leaves.  From public
 information (``public_raids``), ``guarding_move`` picks the defender's move that widens the most pressing
-race, for the search's candidates, and ``unguarding_moves`` finds the moves that lose a race that holds, for
-the search to drop (``slack_after`` races each move on its own board).
+race, for the search's candidates (``slack_after`` races each move on its own board).  ``raid_solve`` solves
+races exactly, for ``SearchConfig.hold``.
 """
 
 from __future__ import annotations
@@ -418,21 +418,3 @@ def answer(view: PlayerView, moves: list[Move], raids: Raids, raced: np.ndarray,
     to = np.array([m.to_sq for m in moves])
     key = np.lexsort((MANHATTAN[to, raider], -kept.sum(axis=1), -kept.min(axis=1)))
     return moves[int(key[0])]
-
-
-def unguarding_moves(view: PlayerView, moves) -> set[Move]:
-    """The moves among ``moves`` that ``SearchConfig.hold`` drops: those after which a race to ``view.player``'s
-    Flag that holds now (``public_raids``: slack 0 or more) is lost (``slack_after``: below 0, the raider to
-    move), such as a defender's step off the square between a Miner and the Bomb before the Flag; where every
-    move loses one, those but the ones of most slack (the least over the races that hold).  Empty where no
-    race holds."""
-    moves = list(moves)
-    raids = public_raids(view) if moves else None
-    if raids is None:
-        return set()
-    held = np.flatnonzero(raids.slack >= 0)
-    if len(held) == 0:
-        return set()
-    least = slack_after(view, moves, raids)[:, held].min(axis=1)
-    keep = 0 if (least >= 0).any() else least.max()
-    return {m for m, s in zip(moves, least) if s < keep}

@@ -44,8 +44,9 @@ from ..infostate.observe import move_rows
 from ..infostate.setup_stats import deployment_weights
 from ..infostate.view import UNKNOWN, PlayerView
 from .clock import GameClock, critical_move
-from .flag_guard import MANHATTAN, flag_danger, guarding_move, path_steps, unguarding_moves
+from .flag_guard import MANHATTAN, flag_danger, guarding_move, path_steps
 from .memory import MemoryHeuristic
+from .raid_solve import unguarding_moves
 from .value_bounds import ValueFn
 
 #: ``(obs float32[N, 82, 10, 10], follows) -> logits float32[N, 100]``: the network's policy heads (the

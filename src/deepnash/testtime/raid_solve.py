@@ -1,0 +1,257 @@
+"""Races to the Flag solved exactly: retrograde analysis of one raider against the pieces that stop it.
+
+``flag_guard`` counts a race in steps: the raider's to an entry of the Flag against a defender's to that
+entry.  The count misses what decides many raids: a defender whose only way to the entry is the square the
+raider comes from, a raider that walks through the player's Scout standing in its path, a defender that
+cuts the raider off on its way rather than waiting at the entry.  Here a raid is solved as a game, by
+retrograde analysis over every position of the raider and of one defender, in a model that keeps the
+board as it is:
+
+* the *raider*, one opponent piece raced as one type, moves one square a turn: onto an empty square, onto a
+  piece of the player's it beats when it attacks (a Miner takes Bombs, Scouts and the Spy), or onto the
+  player's Flag, which loses the raid;
+* the player's *stoppers* are its movable pieces that beat or tie the raider when they attack it
+  (``beliefs.FIGHT``); the raider never attacks one, and on the player's turn a stopper next to it takes it;
+* one stopper at a time, the *defender*, moves one square a turn onto empty squares; the other stoppers
+  stand where they are, and so does every other piece of both sides; the player may also move a piece
+  that does not matter (a pass).
+
+A raid is *forced* when the raider takes the Flag within ``HORIZON`` of its moves whatever the player does.
+A defence with one defender is a defence; one that needs two stoppers moving together is missed, so
+"forced" errs on the side of danger.  ``unguarding_moves`` uses it for ``SearchConfig.hold``: it races,
+on public information, every opponent piece that may be a Miner as a Miner and every revealed movable piece
+as what it is, and drops the moves after which more raids are forced than after the best move.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..game import Move
+from ..game import kernels as K
+from ..game.pieces import FLAG, MINER, NUM_TYPES, SCOUT
+from ..infostate.beliefs import FIGHT, IMMOVABLE, type_distributions
+from ..infostate.view import UNKNOWN, PlayerView
+
+#: Raider moves within which a raid counts (``forced_raids``).
+HORIZON = 10
+
+_NB = K.NEIGHBOUR  # [100, 4], -1 off the board
+_NB0 = np.maximum(_NB, 0)
+_ON = _NB >= 0
+_SQ = np.arange(100)
+#: ``ADJACENT[a, b]``: squares ``a`` and ``b`` are next to each other.
+ADJACENT = np.zeros((100, 100), dtype=bool)
+ADJACENT[np.repeat(_SQ, 4)[_ON.ravel()], _NB[_ON]] = True
+
+
+def solve_static(passable: np.ndarray, caught: np.ndarray, goal: np.ndarray, horizon: int = HORIZON) -> np.ndarray:
+    """``bool[B, 100]``: from which squares the raider, to move, takes the Flag within ``horizon`` moves when
+    every stopper stands still, in ``B`` raids at once.
+
+    Args:
+        passable: ``bool[B, 100]``, the squares the raider may step onto (the goal among them).
+        caught: ``bool[B, 100]``, the squares where a stopper takes the raider on the player's turn.
+        goal: ``int64[B]``, the Flag's square.
+    """
+    passable, caught = np.asarray(passable, bool), np.asarray(caught, bool)
+    b = np.arange(len(passable))[:, None, None]
+    step = _ON[None] & passable[b, _NB0[None]]  # [B, 100, 4]: the raider may step that way
+    wins = step & (_NB0[None] == np.asarray(goal)[:, None, None])
+    ours = np.zeros(passable.shape, dtype=bool)  # the player to move, the raid is forced
+    theirs = ours
+    for _ in range(horizon):
+        theirs = (wins | (step & ours[b, _NB0[None]])).any(axis=2)
+        ours = theirs & ~caught
+    return theirs
+
+
+def solve_dynamic(passable: np.ndarray, caught: np.ndarray, free: np.ndarray, goal: np.ndarray,
+                  horizon: int = HORIZON) -> np.ndarray:
+    """``bool[B, 100, 100]``: ``[b, r, d]``, the raider on ``r``, to move, takes the Flag within ``horizon``
+    moves against the defender on ``d`` (every other stopper standing still), in ``B`` raids at once.
+
+    Args:
+        passable: ``bool[B, 100]``, the squares the raider may step onto (the goal and the defender's starting
+            square among them; it never steps onto the defender).
+        caught: ``bool[B, 100]``, the squares where a stopper other than the defender takes the raider on the
+            player's turn (the defender takes it from any square next to it).
+        free: ``bool[B, 100]``, the squares the defender may step onto (the raider's starting square among
+            them; it never steps onto the raider but takes it).
+        goal: ``int64[B]``, the Flag's square.
+    """
+    passable, caught, free = (np.ascontiguousarray(a, dtype=np.bool_) for a in (passable, caught, free))
+    return _dynamic(passable, caught, free, np.asarray(goal, dtype=np.int64), horizon, _NB)
+
+
+@njit(cache=True)
+def _dynamic(passable, caught, free, goal, horizon, nb):  # pragma: no cover - compiled
+    n = passable.shape[0]
+    theirs = np.zeros((n, 100, 100), dtype=np.bool_)  # raider to move: the raid is forced
+    ours = np.zeros((n, 100, 100), dtype=np.bool_)  # the player to move
+    for b in range(n):
+        for _ in range(horizon):
+            changed = False
+            for r in range(100):
+                if not passable[b, r]:
+                    continue
+                for d in range(100):
+                    if not free[b, d] or d == r or theirs[b, r, d]:
+                        continue
+                    for k in range(4):
+                        s = nb[r, k]
+                        if s >= 0 and passable[b, s] and s != d and (s == goal[b] or ours[b, s, d]):
+                            theirs[b, r, d] = True
+                            changed = True
+                            break
+            for r in range(100):
+                if not passable[b, r] or caught[b, r]:
+                    continue
+                for d in range(100):
+                    if not free[b, d] or d == r or ours[b, r, d] or not theirs[b, r, d]:
+                        continue
+                    held = False
+                    for k in range(4):
+                        t = nb[d, k]
+                        if t == r:
+                            held = True  # the defender stands next to the raider and takes it
+                            break
+                        if t >= 0 and free[b, t] and not theirs[b, r, t]:
+                            held = True
+                            break
+                    if not held:
+                        ours[b, r, d] = True
+                        changed = True
+            if not changed:
+                break
+    return theirs
+
+
+def forced_raids(view: PlayerView, moves, horizon: int = HORIZON) -> tuple[np.ndarray, np.ndarray]:
+    """Which raids on ``view.player``'s Flag are forced after each of ``moves``, the raider to move.
+
+    The raiders are the opponent's pieces that may be a Miner on public information (``type_distributions``),
+    raced as Miners, and its revealed movable pieces but Scouts, raced as what they are; opponent pieces stand
+    still as walls, their types unknown.  After a move of a stopper (onto an empty square; an attack on
+    anything but the raider takes it off the board) the raid holds where that stopper defends from its new
+    square or another defends with it standing there; a stopper's attack on the raider holds it; any other
+    move is a pass, which holds where some stopper defends from where it stands.
+
+    Returns:
+        ``(raiders, forced)``: ``int64[R]`` the squares of the raiders that can reach the Flag within
+        ``horizon`` moves, and ``bool[M, R]``.  Both are empty where the player has no Flag.
+    """
+    moves = list(moves)
+    me, opp = view.player, 1 - view.player
+    flag = np.flatnonzero((view.owner == me) & (view.types == FLAG))
+    if len(flag) == 0 or not moves:
+        return np.zeros(0, np.int64), np.zeros((len(moves), 0), dtype=bool)
+    kinds = np.clip(view.types.astype(np.int64), 0, NUM_TYPES - 1)
+    theirs = view.owner == opp
+    may_mine = theirs & (view.types == UNKNOWN) & (type_distributions(view)[:, MINER] > 0)
+    known = theirs & view.revealed & ~IMMOVABLE[kinds] & (kinds != SCOUT)
+    raiders = np.flatnonzero(may_mine | known)
+    board = _RaceBoard(view.owner == me, kinds, view.owner < 0, int(flag[0]), horizon)
+    frm = np.array([m.from_sq for m in moves])
+    to = np.array([m.to_sq for m in moves])
+    verdicts = [board.forced(int(sq), MINER if may_mine[sq] else int(kinds[sq]), frm, to) for sq in raiders]
+    kept = [i for i, v in enumerate(verdicts) if v is not None]
+    forced = np.stack([verdicts[i] for i in kept], axis=1) if kept else np.zeros((len(moves), 0), dtype=bool)
+    return raiders[kept], forced
+
+
+class _RaceBoard:
+    """The player's side of the races on one board: its pieces, the empty squares and its Flag."""
+
+    def __init__(self, mine: np.ndarray, kinds: np.ndarray, empty: np.ndarray, goal: int, horizon: int):
+        self.mine, self.kinds, self.empty, self.goal, self.horizon = mine, kinds, empty, goal, horizon
+        self.movable = mine & ~IMMOVABLE[kinds]
+
+    def _solve(self, sq: int, kind: int, standing: np.ndarray, defender: np.ndarray) -> np.ndarray:
+        """``bool[B, 100]``: for each of ``B`` scenarios (``standing: bool[B, 100]``, the stoppers that stand;
+        ``defender: int64[B]``, the one that moves, -1 for none), whether the raid from ``sq`` is forced, the
+        raider to move, with the defender on each square (every entry alike where there is none)."""
+        stops = self.movable & (FIGHT[self.kinds, kind] >= 0)
+        passable = self.empty | (self.mine & (FIGHT[kind, self.kinds] > 0) & ~stops)
+        passable[sq] = True
+        n = len(standing)
+        open_ = np.tile(passable, (n, 1))
+        open_ |= stops[None] & ~standing  # a stopper that moves or is gone leaves its square
+        caught = (standing[:, :, None] & ADJACENT[None]).any(axis=1)
+        goal = np.full(n, self.goal)
+        still = defender < 0
+        out = np.zeros((n, 100), dtype=bool)
+        if still.any():
+            out[still] = solve_static(open_[still], caught[still], goal[still], self.horizon)[:, [sq]]
+        if (~still).any():
+            free = np.tile(self.empty, ((~still).sum(), 1))
+            free[:, sq] = True
+            free[np.arange(len(free)), defender[~still]] = True
+            free &= ~(standing[~still])
+            out[~still] = solve_dynamic(open_[~still], caught[~still], free, goal[~still], self.horizon)[:, sq]
+        return out
+
+    def forced(self, sq: int, kind: int, frm: np.ndarray, to: np.ndarray) -> np.ndarray | None:
+        """``bool[M]``: the raid of the piece on ``sq``, raced as a ``kind``, is forced after each move
+        ``frm[i]``-``to[i]``; ``None`` where it cannot reach the Flag within the horizon even through the
+        stoppers."""
+        stops = self.movable & (FIGHT[self.kinds, kind] >= 0)
+        stoppers = np.flatnonzero(stops)
+        if not self._solve(sq, kind, np.zeros((1, 100), dtype=bool), np.array([-1]))[0, 0]:
+            return None
+        g = len(stoppers)
+        # every stopper standing; each in turn gone; each in turn the defender, the others standing
+        standing = np.tile(stops, (1 + 2 * g, 1))
+        standing[1 + np.arange(2 * g), np.tile(stoppers, 2)] = False
+        defender = np.concatenate([np.full(1 + g, -1), stoppers])
+        verdict = self._solve(sq, kind, standing, defender)
+        lost_all, lost_without, alone = verdict[0, 0], verdict[1:1 + g, 0], verdict[1 + g:]
+        # a pass holds where a stopper defends from where it stands
+        holds_still = ~alone[np.arange(g), stoppers]
+        passing = bool(lost_all and not holds_still.any())
+        forced = np.full(len(frm), passing)
+        for i in range(len(frm)):
+            lands = bool(self.empty[to[i]])
+            if stops[frm[i]]:
+                j = int(np.searchsorted(stoppers, frm[i]))
+                if to[i] == sq or not lost_without[j] or (lands and not alone[j, to[i]]):
+                    forced[i] = False  # it takes the raider, the raid holds without it, or it defends
+                elif not (holds_still & (np.arange(g) != j)).any():
+                    forced[i] = True  # no other stopper defends, even with this one standing
+                else:
+                    forced[i] = not self._after(frm[i], to[i] if lands else -1).holds(sq, kind)
+            elif passing:  # a piece stepping out of a defender's way may save a raid a pass loses
+                forced[i] = not self._after(frm[i], to[i] if lands else -1).holds(sq, kind)
+        return forced
+
+    def holds(self, sq: int, kind: int) -> bool:
+        """Whether the raid of the piece on ``sq``, raced as a ``kind`` and to move, holds: with every
+        stopper standing, or with one of them the defender from where it stands."""
+        stops = self.movable & (FIGHT[self.kinds, kind] >= 0)
+        stoppers = np.flatnonzero(stops)
+        standing = np.tile(stops, (1 + len(stoppers), 1))
+        standing[1 + np.arange(len(stoppers)), stoppers] = False
+        verdict = self._solve(sq, kind, standing, np.concatenate([[-1], stoppers]))
+        return not verdict[0, 0] or not verdict[1 + np.arange(len(stoppers)), stoppers].all()
+
+    def _after(self, left: int, landed: int) -> _RaceBoard:
+        """The board after the player's piece on ``left`` moved to ``landed`` (-1: it attacked, and counts
+        as gone)."""
+        mine, empty, kinds = self.mine.copy(), self.empty.copy(), self.kinds.copy()
+        mine[left], empty[left] = False, True
+        if landed >= 0:
+            mine[landed], empty[landed], kinds[landed] = True, False, kinds[left]
+        return _RaceBoard(mine, kinds, empty, self.goal, self.horizon)
+
+
+def unguarding_moves(view: PlayerView, moves) -> set[Move]:
+    """The moves among ``moves`` that ``SearchConfig.hold`` drops: those after which more raids on
+    ``view.player``'s Flag are forced (``forced_raids``) than after the move that leaves the fewest.  Empty
+    where every move leaves as many."""
+    moves = list(moves)
+    _, forced = forced_raids(view, moves)
+    if forced.size == 0:
+        return set()
+    lost = forced.sum(axis=1)
+    return {m for m, n in zip(moves, lost) if n > lost.min()}

@@ -1,0 +1,143 @@
+"""Races to the Flag solved exactly: the retrograde tables against a plain recursive search, positions of
+lost games against the engine's exhaustive search, and ``hold`` in the search."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from deepnash.arena.raids import RAIDS, defence_exists
+from deepnash.game.squares import parse_square
+from deepnash.infostate.view import PlayerView
+from deepnash.notation.position import game_from_position
+from deepnash.testtime.raid_solve import forced_raids, solve_dynamic, solve_static, unguarding_moves
+from deepnash.testtime.search import Search, SearchConfig
+
+#: ``shipped:classic,hold=true`` (Red) against ``cautious``, game 90 of seed 506, before Red's ply 178 (the
+#: approximate ``hold`` of 2026-11-30): Blue's hidden piece on i4 has moved down the i-file towards Red's Flag
+#: on j1 (Bombs on i1 and j2), Blue's revealed Marshal stands on i2.  Only the Sergeant's h2-h3 stops the
+#: Miner; Red played f4-g4 and lost its Flag at ply 199.
+LOST_J1 = ("classic[max_moves=0,max_moves_without_attack=0,two_squares=0,more_squares=0] BEFBFEBEBM/"
+           "GBCJGAHFXB/DAAAAAAAAA/AAAAALAAQA/AA__RA__AA/AA__AA__AA/AAPQAARUAA/AAPTAAQQAA/NAQPAAANAA/NAOPANNYNA "
+           "0000000000/0000000031/0000000000/0000030020/0000200000/0000000000/0000000200/0000002200/0000000000/"
+           "0000000000 r 178 2 g4-f4,h4-g4,f6-f7,e6-f6,e5-e6,e4-e5,d4-e4/i5-i4,f3-f2,f4-f3,f5-e5,f6-f5,f5-f4,"
+           "e5-f5 - i5-i4 *")
+
+#: Game 101 of the same run, before Blue's ply 313: Blue's Flag on e10 behind Bombs on d10, f10 and e9, a
+#: hidden Red piece running up the f-file (f7).  Only the Marshal's d8-e8 stops it; Blue played d7-e7.
+LOST_E10 = ("classic[max_moves=0,max_moves_without_attack=0,two_squares=0,more_squares=0] AAAAABMBAA/"
+            "BAAAAABAAA/AAABAAAAAA/AAAAAAAAAB/AA__AA__AA/AA__AA__AA/AAATAEAAAA/AAAXAAAAAA/AANNNAAAAV/"
+            "NAQNYNAGJA 0000010000/1000000000/0000000000/0000000000/0000000000/0000000000/0003020000/"
+            "0003000000/0010100003/1000010230 b 313 10 f6-f7,f5-f6,f4-f5,g4-f4,h4-g4,f9-e9,a9-c9/c7-d7,b7-c7,"
+            "b6-b7,b5-b6,b4-b5,b3-b4,b2-b3 - f6-f7 *")
+
+
+def _neighbours(sq: int) -> list[int]:
+    row, col = divmod(sq, 10)
+    return [r * 10 + c for r, c in ((row + 1, col), (row - 1, col), (row, col + 1), (row, col - 1))
+            if 0 <= r < 10 and 0 <= c < 10]
+
+
+def _plain_raid(passable, caught, free, goal):
+    """The slow reference, square by square: ``raider(r, d, n)``, the raider on ``r`` to move takes the Flag
+    within ``n`` moves against the defender on ``d`` (``None``: no defender)."""
+
+    @lru_cache(maxsize=None)
+    def raider(r: int, d: int | None, n: int) -> bool:
+        if n == 0:
+            return False
+        for s in _neighbours(r):
+            if passable[s] and s != d and (s == goal or player(s, d, n - 1)):
+                return True
+        return False
+
+    @lru_cache(maxsize=None)
+    def player(r: int, d: int | None, n: int) -> bool:
+        if caught[r] or (d is not None and r in _neighbours(d)):
+            return False  # a stopper takes the raider
+        if not raider(r, d, n):
+            return False  # a pass holds
+        return d is None or all(raider(r, t, n) for t in _neighbours(d) if free[t] and t != r)
+
+    return raider
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1), st.integers(1, 7))
+def test_the_tables_agree_with_a_plain_recursive_search(seed, horizon):
+    rng = np.random.default_rng(seed)
+    passable = rng.random(100) < 0.7
+    free = passable & (rng.random(100) < 0.8)
+    caught = rng.random(100) < 0.1
+    goal = int(rng.integers(100))
+    passable[goal] = True
+    raider = _plain_raid(passable, caught, free, goal)
+    dynamic = solve_dynamic(passable[None], caught[None], free[None], np.array([goal]), horizon)[0]
+    static = solve_static(passable[None], caught[None], np.array([goal]), horizon)[0]
+    squares = np.flatnonzero(passable)
+    for r in rng.choice(squares, size=min(6, len(squares)), replace=False).tolist():
+        assert static[r] == raider(r, None, horizon), r
+        for d in rng.choice(np.flatnonzero(free), size=min(6, int(free.sum())), replace=False).tolist():
+            if d != r:
+                assert dynamic[r, d] == raider(r, d, horizon), (r, d)
+
+
+def _kept(view: PlayerView) -> set[str]:
+    dropped = unguarding_moves(view, view.legal_moves)
+    return {str(m) for m in view.legal_moves if m not in dropped}
+
+
+@pytest.mark.parametrize("text, kept", [(LOST_J1, {"h2-h3"}), (LOST_E10, {"d8-e8"})])
+def test_hold_keeps_the_one_move_that_stops_the_raider_of_a_lost_game(text, kept):
+    game = game_from_position(text)
+    assert _kept(PlayerView.of(game, game.turn)) == kept
+
+
+def test_the_engine_search_finds_the_defence_and_none_after_the_move_played():
+    """Every piece known, the raider (a Miner) moving alone: the exhaustive search of ``arena.raids`` keeps
+    the Flag of ``LOST_J1`` after the Sergeant's step, and not after the move Red played."""
+    for first, kept in (("h2-h3", True), ("f4-g4", False)):
+        game = game_from_position(LOST_J1)
+        game.push(first)
+        replies = [m for m in game.legal_moves() if m.from_sq == parse_square("i4")]
+        outcomes = []
+        for reply in replies:
+            g = game.copy()
+            g.push(reply)
+            outcomes.append(defence_exists(g, reply.to_sq, 12))
+        assert all(outcomes) == kept, first
+
+
+def test_a_raid_from_beyond_the_horizon_is_not_raced():
+    game = next(r for r in RAIDS if r.name == "doi-b-file").game()
+    view = PlayerView.of(game, 0)
+    raiders, forced = forced_raids(view, view.legal_moves, horizon=3)
+    assert parse_square("b6") not in raiders.tolist()
+    raiders, forced = forced_raids(view, view.legal_moves)
+    assert parse_square("b6") in raiders.tolist()
+    assert forced.shape == (len(view.legal_moves), len(raiders))
+
+
+def _uniform(obs: np.ndarray, follows: np.ndarray | None = None) -> np.ndarray:
+    return np.zeros((len(obs), 100), dtype=np.float32)
+
+
+def _zero(obs: np.ndarray) -> np.ndarray:
+    return np.zeros(len(obs), dtype=np.float32)
+
+
+def test_hold_keeps_the_search_to_the_move_that_stops_the_raider():
+    game = game_from_position(LOST_J1)
+    view = PlayerView.of(game, game.turn)
+    prior = {m: 1.0 / len(view.legal_moves) for m in view.legal_moves}
+    for hold in (False, True):
+        search = Search(_uniform, _zero, SearchConfig(samples=2, depth=0, candidates=3, rounds=1, alpha=0.0,
+                                                      hold=hold))
+        search.reset(view.variant, game.turn)
+        played = {str(m) for m, p in search.run(view, prior, np.random.default_rng(0)).policy.items() if p > 0}
+        assert (played == {"h2-h3"}) == hold
+
