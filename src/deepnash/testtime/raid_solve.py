@@ -31,7 +31,7 @@ from numba import njit
 from ..game import Move
 from ..game import kernels as K
 from ..game.pieces import FLAG, MINER, NUM_TYPES, SCOUT
-from ..infostate.beliefs import FIGHT, IMMOVABLE, type_distributions
+from ..infostate.beliefs import FIGHT, IMMOVABLE, attack_odds, fight_odds, type_distributions
 from ..infostate.view import UNKNOWN, PlayerView
 
 #: Raider moves within which a raid counts (``forced_raids``).
@@ -68,9 +68,13 @@ def solve_static(passable: np.ndarray, caught: np.ndarray, goal: np.ndarray, hor
 
 
 def solve_dynamic(passable: np.ndarray, caught: np.ndarray, free: np.ndarray, goal: np.ndarray,
-                  horizon: int = HORIZON) -> np.ndarray:
+                  raider: np.ndarray, defender: np.ndarray, horizon: int = HORIZON) -> np.ndarray:
     """``bool[B, 100, 100]``: ``[b, r, d]``, the raider on ``r``, to move, takes the Flag within ``horizon``
     moves against the defender on ``d`` (every other stopper standing still), in ``B`` raids at once.
+
+    Only the positions the raider, from ``raider``, and the defender, from ``defender`` or a square next to
+    it, can reach while the raid can still be forced are solved: the answer is exact for ``[b, raider[b], d]``,
+    ``d`` the defender's square or one next to it, and for every position reachable from those.
 
     Args:
         passable: ``bool[B, 100]``, the squares the raider may step onto (the goal and the defender's starting
@@ -80,24 +84,47 @@ def solve_dynamic(passable: np.ndarray, caught: np.ndarray, free: np.ndarray, go
         free: ``bool[B, 100]``, the squares the defender may step onto (the raider's starting square among
             them; it never steps onto the raider but takes it).
         goal: ``int64[B]``, the Flag's square.
+        raider, defender: ``int64[B]``, their starting squares.
     """
     passable, caught, free = (np.ascontiguousarray(a, dtype=np.bool_) for a in (passable, caught, free))
-    return _dynamic(passable, caught, free, np.asarray(goal, dtype=np.int64), horizon, _NB)
+    return _dynamic(passable, caught, free, np.asarray(goal, dtype=np.int64), np.asarray(raider, dtype=np.int64),
+                    np.asarray(defender, dtype=np.int64), horizon, _NB)
 
 
 @njit(cache=True)
-def _dynamic(passable, caught, free, goal, horizon, nb):  # pragma: no cover - compiled
+def _steps(open_, start, nb):  # pragma: no cover - compiled
+    """Rook steps from ``start`` to each square through the squares of ``open_`` (1000 where none)."""
+    dist = np.full(100, 1000, dtype=np.int64)
+    queue = np.empty(100, dtype=np.int64)
+    dist[start], queue[0] = 0, start
+    head, tail = 0, 1
+    while head < tail:
+        sq = queue[head]
+        head += 1
+        for k in range(4):
+            t = nb[sq, k]
+            if t >= 0 and open_[t] and dist[t] > dist[sq] + 1:
+                dist[t] = dist[sq] + 1
+                queue[tail] = t
+                tail += 1
+    return dist
+
+
+@njit(cache=True)
+def _dynamic(passable, caught, free, goal, raider, defender, horizon, nb):  # pragma: no cover - compiled
     n = passable.shape[0]
     theirs = np.zeros((n, 100, 100), dtype=np.bool_)  # raider to move: the raid is forced
     ours = np.zeros((n, 100, 100), dtype=np.bool_)  # the player to move
     for b in range(n):
+        # the raider's squares from which the Flag is near enough, the defender's it can reach in time
+        near = _steps(passable[b], raider[b], nb) + _steps(passable[b], goal[b], nb) <= horizon
+        rs = np.flatnonzero(near & passable[b])
+        ds = np.flatnonzero((_steps(free[b], defender[b], nb) <= horizon + 1) & free[b])
         for _ in range(horizon):
             changed = False
-            for r in range(100):
-                if not passable[b, r]:
-                    continue
-                for d in range(100):
-                    if not free[b, d] or d == r or theirs[b, r, d]:
+            for r in rs:
+                for d in ds:
+                    if d == r or theirs[b, r, d]:
                         continue
                     for k in range(4):
                         s = nb[r, k]
@@ -105,11 +132,11 @@ def _dynamic(passable, caught, free, goal, horizon, nb):  # pragma: no cover - c
                             theirs[b, r, d] = True
                             changed = True
                             break
-            for r in range(100):
-                if not passable[b, r] or caught[b, r]:
+            for r in rs:
+                if caught[b, r]:
                     continue
-                for d in range(100):
-                    if not free[b, d] or d == r or ours[b, r, d] or not theirs[b, r, d]:
+                for d in ds:
+                    if d == r or ours[b, r, d] or not theirs[b, r, d]:
                         continue
                     held = False
                     for k in range(4):
@@ -152,20 +179,33 @@ def forced_raids(view: PlayerView, moves, horizon: int = HORIZON) -> tuple[np.nd
     may_mine = theirs & (view.types == UNKNOWN) & (type_distributions(view)[:, MINER] > 0)
     known = theirs & view.revealed & ~IMMOVABLE[kinds] & (kinds != SCOUT)
     raiders = np.flatnonzero(may_mine | known)
-    board = _RaceBoard(view.owner == me, kinds, view.owner < 0, int(flag[0]), horizon)
+    # ``threatened[a, sq]``: a piece of type ``a`` on ``sq`` stands next to a revealed opponent piece that takes it
+    threatened = np.zeros((NUM_TYPES, 100), dtype=bool)
+    for sq in np.flatnonzero(theirs & view.revealed & ~IMMOVABLE[kinds]):
+        threatened[:, ADJACENT[sq]] |= (FIGHT[kinds[sq]] > 0)[:, None]
+    board = _RaceBoard(view.owner == me, kinds, view.owner < 0, int(flag[0]), horizon, threatened)
     frm = np.array([m.from_sq for m in moves])
     to = np.array([m.to_sq for m in moves])
-    verdicts = [board.forced(int(sq), MINER if may_mine[sq] else int(kinds[sq]), frm, to) for sq in raiders]
+    # where each move's piece ends: on its new square if it steps there or wins its battle for certain on public
+    # information and no revealed piece takes it there, else off the board
+    odds = attack_odds(view, moves)
+    wins = np.array([m not in odds or fight_odds(int(kinds[m.from_sq]), odds[m])[0] >= 1.0 for m in moves])
+    lands = np.where(wins & ~threatened[kinds[frm], to], to, -1)
+    verdicts = [board.forced(int(sq), MINER if may_mine[sq] else int(kinds[sq]), frm, to, lands) for sq in raiders]
     kept = [i for i, v in enumerate(verdicts) if v is not None]
     forced = np.stack([verdicts[i] for i in kept], axis=1) if kept else np.zeros((len(moves), 0), dtype=bool)
     return raiders[kept], forced
 
 
 class _RaceBoard:
-    """The player's side of the races on one board: its pieces, the empty squares and its Flag."""
+    """The player's side of the races on one board: its pieces, the empty squares, its Flag, and where a
+    revealed opponent piece would take each of its types (``threatened: bool[12, 100]``, squares a defender
+    does not step onto)."""
 
-    def __init__(self, mine: np.ndarray, kinds: np.ndarray, empty: np.ndarray, goal: int, horizon: int):
+    def __init__(self, mine: np.ndarray, kinds: np.ndarray, empty: np.ndarray, goal: int, horizon: int,
+                 threatened: np.ndarray):
         self.mine, self.kinds, self.empty, self.goal, self.horizon = mine, kinds, empty, goal, horizon
+        self.threatened = threatened
         self.movable = mine & ~IMMOVABLE[kinds]
 
     def _solve(self, sq: int, kind: int, standing: np.ndarray, defender: np.ndarray) -> np.ndarray:
@@ -185,17 +225,19 @@ class _RaceBoard:
         if still.any():
             out[still] = solve_static(open_[still], caught[still], goal[still], self.horizon)[:, [sq]]
         if (~still).any():
-            free = np.tile(self.empty, ((~still).sum(), 1))
+            moving = defender[~still]
+            free = np.tile(self.empty, (len(moving), 1)) & ~self.threatened[self.kinds[moving]]
             free[:, sq] = True
-            free[np.arange(len(free)), defender[~still]] = True
+            free[np.arange(len(free)), moving] = True
             free &= ~(standing[~still])
-            out[~still] = solve_dynamic(open_[~still], caught[~still], free, goal[~still], self.horizon)[:, sq]
+            out[~still] = solve_dynamic(open_[~still], caught[~still], free, goal[~still], np.full(len(moving), sq),
+                                        moving, self.horizon)[:, sq]
         return out
 
-    def forced(self, sq: int, kind: int, frm: np.ndarray, to: np.ndarray) -> np.ndarray | None:
+    def forced(self, sq: int, kind: int, frm: np.ndarray, to: np.ndarray, lands: np.ndarray) -> np.ndarray | None:
         """``bool[M]``: the raid of the piece on ``sq``, raced as a ``kind``, is forced after each move
-        ``frm[i]``-``to[i]``; ``None`` where it cannot reach the Flag within the horizon even through the
-        stoppers."""
+        ``frm[i]``-``to[i]``, whose piece ends on ``lands[i]`` (-1: off the board); ``None`` where the raider
+        cannot reach the Flag within the horizon even through the stoppers."""
         stops = self.movable & (FIGHT[self.kinds, kind] >= 0)
         stoppers = np.flatnonzero(stops)
         if not self._solve(sq, kind, np.zeros((1, 100), dtype=bool), np.array([-1]))[0, 0]:
@@ -212,17 +254,17 @@ class _RaceBoard:
         passing = bool(lost_all and not holds_still.any())
         forced = np.full(len(frm), passing)
         for i in range(len(frm)):
-            lands = bool(self.empty[to[i]])
             if stops[frm[i]]:
                 j = int(np.searchsorted(stoppers, frm[i]))
-                if to[i] == sq or not lost_without[j] or (lands and not alone[j, to[i]]):
+                quiet = bool(self.empty[to[i]]) and lands[i] >= 0
+                if to[i] == sq or not lost_without[j] or (quiet and not alone[j, to[i]]):
                     forced[i] = False  # it takes the raider, the raid holds without it, or it defends
-                elif not (holds_still & (np.arange(g) != j)).any():
+                elif quiet and not (holds_still & (np.arange(g) != j)).any():
                     forced[i] = True  # no other stopper defends, even with this one standing
                 else:
-                    forced[i] = not self._after(frm[i], to[i] if lands else -1).holds(sq, kind)
+                    forced[i] = not self._after(frm[i], lands[i]).holds(sq, kind)
             elif passing:  # a piece stepping out of a defender's way may save a raid a pass loses
-                forced[i] = not self._after(frm[i], to[i] if lands else -1).holds(sq, kind)
+                forced[i] = not self._after(frm[i], lands[i]).holds(sq, kind)
         return forced
 
     def holds(self, sq: int, kind: int) -> bool:
@@ -232,17 +274,16 @@ class _RaceBoard:
         stoppers = np.flatnonzero(stops)
         standing = np.tile(stops, (1 + len(stoppers), 1))
         standing[1 + np.arange(len(stoppers)), stoppers] = False
-        verdict = self._solve(sq, kind, standing, np.concatenate([[-1], stoppers]))
+        verdict = self._solve(sq, kind, standing, np.concatenate([np.array([-1]), stoppers]))
         return not verdict[0, 0] or not verdict[1 + np.arange(len(stoppers)), stoppers].all()
 
     def _after(self, left: int, landed: int) -> _RaceBoard:
-        """The board after the player's piece on ``left`` moved to ``landed`` (-1: it attacked, and counts
-        as gone)."""
+        """The board after the player's piece on ``left`` moved to ``landed`` (-1: off the board)."""
         mine, empty, kinds = self.mine.copy(), self.empty.copy(), self.kinds.copy()
         mine[left], empty[left] = False, True
         if landed >= 0:
             mine[landed], empty[landed], kinds[landed] = True, False, kinds[left]
-        return _RaceBoard(mine, kinds, empty, self.goal, self.horizon)
+        return _RaceBoard(mine, kinds, empty, self.goal, self.horizon, self.threatened)
 
 
 def unguarding_moves(view: PlayerView, moves) -> set[Move]:

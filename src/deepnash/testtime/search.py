@@ -234,13 +234,13 @@ class SearchConfig:
             and eight samples seldom put the Spy on the one square: against ``cautious``, whose Spy walks
             towards a revealed Marshal, the shipped agent lost its Marshal to the Spy in 8 of 28 games, each
             time by stepping or attacking next to it.
-        hold: drop from the prior the moves that lose a race to the player's Flag that holds on public
-            information (``flag_guard.unguarding_moves``; where every move loses one, all but those of most slack),
-            such as a defender's step off the square between a Miner and the Bomb before the Flag: ``guard`` weighs
-            the races on a round's samples and brings in one answer, and in 7 of the 14 games ``cautious`` won by
-            taking the Flag, in 200 against ``shipped:classic``, the agent had played such a move in the last 40
-            plies.  With it the agent went 181-1-18 against ``cautious`` in 200 games, level with 181-3-16
-            without: three Flags fewer taken, five more games with no movable piece left.
+        hold: drop from the prior the moves after which more raids on the player's Flag are forced than after
+            the best move (``raid_solve.unguarding_moves``): each opponent piece that may be a Miner, raced as
+            one, and each revealed movable piece, against the player's pieces that stop it, solved exactly by
+            retrograde analysis with one of them moving and the others standing.  ``guard`` weighs the races
+            on a round's samples and brings in one answer; in 7 of the 14 games ``cautious`` won by taking the
+            Flag, in 200 against ``shipped:classic``, the agent had played a move that lost a held race in the
+            last 40 plies.
     """
 
     samples: int = 8
