@@ -12,9 +12,9 @@ board as it is:
   player's Flag, which loses the raid;
 * the player's *stoppers* are its movable pieces that beat or tie the raider when they attack it
   (``beliefs.FIGHT``); the raider never attacks one, and on the player's turn a stopper next to it takes it;
-* one stopper at a time, the *defender*, moves one square a turn onto empty squares; the other stoppers
-  stand where they are, and so does every other piece of both sides; the player may also move a piece
-  that does not matter (a pass).
+* one stopper at a time, the *defender*, moves one square a turn onto empty squares (none next to a revealed
+  opponent piece that would take it there); the other stoppers stand where they are, and so does every
+  other piece of both sides; the player may also move a piece that does not matter (a pass).
 
 A raid is *forced* when the raider takes the Flag within ``HORIZON`` of its moves whatever the player does.
 A defence with one defender is a defence; one that needs two stoppers moving together is missed, so
@@ -33,6 +33,7 @@ from ..game import kernels as K
 from ..game.pieces import FLAG, MINER, NUM_TYPES, SCOUT
 from ..infostate.beliefs import FIGHT, IMMOVABLE, attack_odds, fight_odds, type_distributions
 from ..infostate.view import UNKNOWN, PlayerView
+from .flag_guard import MANHATTAN
 
 #: Raider moves within which a raid counts (``forced_raids``).
 HORIZON = 10
@@ -40,10 +41,8 @@ HORIZON = 10
 _NB = K.NEIGHBOUR  # [100, 4], -1 off the board
 _NB0 = np.maximum(_NB, 0)
 _ON = _NB >= 0
-_SQ = np.arange(100)
 #: ``ADJACENT[a, b]``: squares ``a`` and ``b`` are next to each other.
-ADJACENT = np.zeros((100, 100), dtype=bool)
-ADJACENT[np.repeat(_SQ, 4)[_ON.ravel()], _NB[_ON]] = True
+ADJACENT = MANHATTAN == 1
 
 
 def solve_static(passable: np.ndarray, caught: np.ndarray, goal: np.ndarray, horizon: int = HORIZON) -> np.ndarray:
