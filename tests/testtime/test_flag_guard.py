@@ -21,7 +21,7 @@ from deepnash.testtime.flag_guard import (GUARD_HORIZON, HORIZON, MAY_MINE, defe
                                           guarding_move, raid_steps, scout_in_line)
 from deepnash.testtime import search as search_module
 from deepnash.testtime.search import Search, SearchConfig
-from testtime_helpers import blocked, red_corner
+from testtime_helpers import blocked, red_corner, uniform_logits, zero_value
 
 DOI = next(r for r in RAIDS if r.name == "doi-b-file")
 
@@ -256,14 +256,6 @@ def test_a_scout_with_a_clear_line_to_the_flag_is_a_lost_race_when_it_moves_next
     assert flag_danger(board, np.array([1]), 0)[0] == 0.0
 
 
-def _uniform(obs: np.ndarray, follows: np.ndarray | None = None) -> np.ndarray:
-    return np.zeros((len(obs), 100), dtype=np.float32)
-
-
-def _zero(obs: np.ndarray) -> np.ndarray:
-    return np.zeros(len(obs), dtype=np.float32)
-
-
 def _prior_against_e1(view: PlayerView, weight: float) -> dict[Move, float]:
     """A prior over ``view``'s moves that gives the moves of the Captain on e1 ``weight`` times the others'."""
     prior = {m: (weight if m.from_sq == parse_square("e1") else 1.0) for m in view.legal_moves}
@@ -279,7 +271,7 @@ def test_the_guard_brings_in_the_defence_and_scores_a_lost_race_as_a_loss():
 
     def q_of(guard: float) -> dict[Move, float]:
         config = SearchConfig(samples=2, depth=0, candidates=3, rounds=1, leaf="gain", guard=guard)
-        search = Search(_uniform, _zero, config)
+        search = Search(uniform_logits, zero_value, config)
         search.reset(view.variant, 0)
         return search.run(view, prior, np.random.default_rng(0)).q
 
@@ -301,7 +293,7 @@ def test_the_guard_answer_enters_with_a_tenth_of_the_top_prior(monkeypatch):
 
     def chosen() -> Move:
         config = SearchConfig(samples=2, depth=0, candidates=3, rounds=1, leaf="gain", guard=1.0, alpha=10.0)
-        search = Search(_uniform, _zero, config)
+        search = Search(uniform_logits, zero_value, config)
         search.reset(view.variant, 0)
         result = search.run(view, prior, np.random.default_rng(0))
         assert result.prior == prior  # the prior as given, in the result

@@ -18,7 +18,7 @@ from deepnash.infostate.view import PlayerView
 from deepnash.notation.position import game_from_position
 from deepnash.testtime.raid_solve import forced_raids, solve_dynamic, solve_static, unguarding_moves
 from deepnash.testtime.search import Search, SearchConfig
-from testtime_helpers import blocked, red_corner
+from testtime_helpers import blocked, red_corner, uniform_logits, zero_value
 
 #: ``shipped:classic,hold=true`` (Red) against ``cautious``, game 90 of seed 506, before Red's ply 176 (the
 #: approximate ``hold`` of 2026-11-30): Blue's hidden piece on i5 is about to run down the i-file at Red's Flag
@@ -164,20 +164,12 @@ def test_a_raid_from_beyond_the_horizon_is_not_raced():
     assert forced.shape == (len(view.legal_moves), len(raiders))
 
 
-def _uniform(obs: np.ndarray, follows: np.ndarray | None = None) -> np.ndarray:
-    return np.zeros((len(obs), 100), dtype=np.float32)
-
-
-def _zero(obs: np.ndarray) -> np.ndarray:
-    return np.zeros(len(obs), dtype=np.float32)
-
-
 def test_hold_keeps_the_search_to_the_move_that_stops_the_raider():
     game = game_from_position(LOST_E10)
     view = PlayerView.of(game, game.turn)
     prior = {m: 1.0 / len(view.legal_moves) for m in view.legal_moves}
     for hold in (False, True):
-        search = Search(_uniform, _zero, SearchConfig(samples=2, depth=0, candidates=3, rounds=1, alpha=0.0,
+        search = Search(uniform_logits, zero_value, SearchConfig(samples=2, depth=0, candidates=3, rounds=1, alpha=0.0,
                                                       hold=hold))
         search.reset(view.variant, game.turn)
         played = {str(m) for m, p in search.run(view, prior, np.random.default_rng(0)).policy.items() if p > 0}

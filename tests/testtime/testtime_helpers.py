@@ -38,6 +38,16 @@ class Played:
         return PlayerView.of(self.game, p, tuple(self.history))
 
 
+def uniform_logits(obs: np.ndarray, follows: np.ndarray | None = None) -> np.ndarray:
+    """A policy with no preference: zero logits for every action."""
+    return np.zeros((len(obs), 100), dtype=np.float32)
+
+
+def zero_value(obs: np.ndarray) -> np.ndarray:
+    """A value function that knows nothing: 0 everywhere."""
+    return np.zeros(len(obs), dtype=np.float32)
+
+
 def piece_count_value(obs: np.ndarray) -> np.ndarray:
     """A transparent value function: 0.1 per own piece minus 0.1 per opponent piece, from the planes.
 

@@ -207,11 +207,16 @@ class _RaceBoard:
         self.threatened = threatened
         self.movable = mine & ~IMMOVABLE[kinds]
 
+    def stops(self, kind: int) -> np.ndarray:
+        """``bool[100]``: the player's stoppers of a raider of ``kind``, its movable pieces that beat or tie it
+        when they attack it."""
+        return self.movable & (FIGHT[self.kinds, kind] >= 0)
+
     def _solve(self, sq: int, kind: int, standing: np.ndarray, defender: np.ndarray) -> np.ndarray:
         """``bool[B, 100]``: for each of ``B`` scenarios (``standing: bool[B, 100]``, the stoppers that stand;
         ``defender: int64[B]``, the one that moves, -1 for none), whether the raid from ``sq`` is forced, the
         raider to move, with the defender on each square (every entry alike where there is none)."""
-        stops = self.movable & (FIGHT[self.kinds, kind] >= 0)
+        stops = self.stops(kind)
         passable = self.empty | (self.mine & (FIGHT[kind, self.kinds] > 0) & ~stops)
         passable[sq] = True
         n = len(standing)
@@ -237,7 +242,7 @@ class _RaceBoard:
         """``bool[M]``: the raid of the piece on ``sq``, raced as a ``kind``, is forced after each move
         ``frm[i]``-``to[i]``, whose piece ends on ``lands[i]`` (-1: off the board); ``None`` where the raider
         cannot reach the Flag within the horizon even through the stoppers."""
-        stops = self.movable & (FIGHT[self.kinds, kind] >= 0)
+        stops = self.stops(kind)
         stoppers = np.flatnonzero(stops)
         if not self._solve(sq, kind, np.zeros((1, 100), dtype=bool), np.array([-1]))[0, 0]:
             return None
@@ -269,7 +274,7 @@ class _RaceBoard:
     def holds(self, sq: int, kind: int) -> bool:
         """Whether the raid of the piece on ``sq``, raced as a ``kind`` and to move, holds: with every
         stopper standing, or with one of them the defender from where it stands."""
-        stops = self.movable & (FIGHT[self.kinds, kind] >= 0)
+        stops = self.stops(kind)
         stoppers = np.flatnonzero(stops)
         standing = np.tile(stops, (1 + len(stoppers), 1))
         standing[1 + np.arange(len(stoppers)), stoppers] = False
