@@ -46,7 +46,24 @@ def _neighbours(sq: int) -> list[int]:
             if 0 <= r < 10 and 0 <= c < 10]
 
 
-def _plain_raid(passable, caught, free, goal):
+def _moves(r: int, d: int | None, passable, through) -> list[int]:
+    """Where the raider on ``r`` may move with the defender on ``d``: the passable squares next to it or, for a
+    Scout (``through`` given), in a straight line across squares of ``through`` and short of the defender."""
+    out = []
+    for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        row, col = divmod(r, 10)
+        while True:
+            row, col = row + dr, col + dc
+            s = row * 10 + col
+            if not (0 <= row < 10 and 0 <= col < 10) or not passable[s] or s == d:
+                break
+            out.append(s)
+            if through is None or not through[s]:
+                break
+    return out
+
+
+def _plain_raid(passable, caught, free, goal, through=None):
     """The slow reference, square by square: ``raider(r, d, n)``, the raider on ``r`` to move takes the Flag
     within ``n`` moves against the defender on ``d`` (``None``: no defender)."""
 
@@ -54,10 +71,7 @@ def _plain_raid(passable, caught, free, goal):
     def raider(r: int, d: int | None, n: int) -> bool:
         if n == 0:
             return False
-        for s in _neighbours(r):
-            if passable[s] and s != d and (s == goal or player(s, d, n - 1)):
-                return True
-        return False
+        return any(s == goal or player(s, d, n - 1) for s in _moves(r, d, passable, through))
 
     @lru_cache(maxsize=None)
     def player(r: int, d: int | None, n: int) -> bool:
@@ -71,24 +85,29 @@ def _plain_raid(passable, caught, free, goal):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 2 ** 32 - 1), st.integers(1, 7))
-def test_the_tables_agree_with_a_plain_recursive_search(seed, horizon):
-    """From the raider's starting square, against the defender on its square or one next to it."""
+@given(st.integers(0, 2 ** 32 - 1), st.integers(1, 7), st.booleans())
+def test_the_tables_agree_with_a_plain_recursive_search(seed, horizon, scout):
+    """From the raider's starting square, against the defender on its square or one next to it; a raider that
+    steps, or a Scout that runs across the squares it may pass through."""
     rng = np.random.default_rng(seed)
     passable = rng.random(100) < 0.7
     free = passable & (rng.random(100) < 0.8)
     caught = rng.random(100) < 0.1
     goal = int(rng.integers(100))
     passable[goal] = True
-    raider = _plain_raid(passable, caught, free, goal)
-    static = solve_static(passable[None], caught[None], np.array([goal]), horizon)[0]
+    through = passable & (rng.random(100) < 0.8) if scout else None
+    if scout:
+        through[goal] = False
+    raider = _plain_raid(passable, caught, free, goal, through)
+    runs = None if through is None else through[None]
+    static = solve_static(passable[None], caught[None], np.array([goal]), horizon, runs)[0]
     for r in rng.choice(np.flatnonzero(passable), size=4, replace=False).tolist():
         assert static[r] == raider(r, None, horizon), r
         for d in rng.choice(np.flatnonzero(free), size=3, replace=False).tolist():
             if d == r:
                 continue
             table = solve_dynamic(passable[None], caught[None], free[None], np.array([goal]), np.array([r]),
-                                  np.array([d]), horizon)[0]
+                                  np.array([d]), horizon, runs)[0]
             for start in [d] + [t for t in _neighbours(d) if free[t] and t != r]:
                 assert table[r, start] == raider(r, start, horizon), (r, d, start)
 
@@ -98,7 +117,27 @@ def _kept(view: PlayerView) -> set[str]:
     return {str(m) for m in view.legal_moves if m not in dropped}
 
 
-@pytest.mark.parametrize("text, kept", [(LOST_J1, {"g4-g3", "g4-h4"}), (LOST_E10, {"d8-e8"})])
+#: ``shipped:classic,hold=true`` (Blue) against ``cautious``, game 61 of seed 506 (second run), before Blue's ply
+#: 401, far ahead on material: Red's revealed Scout on a10 has an open row to Blue's Flag on d10.  Only the
+#: Colonel's b9-b10 closes it; Blue played b9-b8, and the Scout ran a10-d10.
+LOST_D10 = ("classic[max_moves=0,max_moves_without_attack=0,two_squares=0,more_squares=0] AAAAAABBMB/"
+            "AXAAAAAABA/BAAAAAAABA/AAVAAAAAAA/AA__AA__AA/AA__AA__AA/AAAAAAAAAA/AAAAAAAAAA/AVANANANLA/"
+            "DAAYNRNRQQ 0000001100/0300000000/0000000000/0030000000/0000000000/0000000000/0000000000/"
+            "0000000000/0301010030/3000100000 b 401 33 a9-a10,a10-a9,b10-a10,b9-b10,c9-b9,b9-c9,a9-b9/"
+            "b10-b9,c10-b10,c9-c10,c10-c9,b10-c10,c10-b10,b10-c10 - a9-a10 *")
+
+#: Game 139 of that run, before Blue's ply 697: Blue's Flag on e10 (a Bomb on d10), Red's hidden piece on g9,
+#: moved, on public information a Captain or stronger.  Only f10-f9 keeps it from walking in by f10;
+#: Blue played f10-g10, and Red's piece, a Captain, took the Flag.
+LOST_E10_OPEN = ("classic[max_moves=0,max_moves_without_attack=0,two_squares=0,more_squares=0] AAAAABMBAA/"
+                 "AABAAABAAA/AAAAAAABAA/AALBAAAAAA/AA__AA__AA/AA__AA__AA/AAAAAAAAAA/AAAAAAAAAA/AAAAAAHAAA/"
+                 "AAANYXAAAA 0000000100/0000000000/0000000000/0030000000/0000000000/0000000000/0000000000/"
+                 "0000000000/0000002000/0001030000 b 697 116 g10-g9,h10-g10,g10-h10,h10-g10,i10-h10,j10-i10,"
+                 "j9-j10/f9-f10,f10-f9,f9-f10,g9-f9,h9-g9,i9-h9,i10-i9 - g10-g9 *")
+
+
+@pytest.mark.parametrize("text, kept", [(LOST_J1, {"g4-g3", "g4-h4"}), (LOST_E10, {"d8-e8"}),
+                                        (LOST_D10, {"b9-b10"}), (LOST_E10_OPEN, {"f10-f9"})])
 def test_hold_keeps_the_one_move_that_stops_the_raider_of_a_lost_game(text, kept):
     game = game_from_position(text)
     assert _kept(PlayerView.of(game, game.turn)) == kept

@@ -7,9 +7,9 @@ cuts the raider off on its way rather than waiting at the entry.  Here a raid is
 retrograde analysis over every position of the raider and of one defender, in a model that keeps the
 board as it is:
 
-* the *raider*, one opponent piece raced as one type, moves one square a turn: onto an empty square, onto a
-  piece of the player's it beats when it attacks (a Miner takes Bombs, Scouts and the Spy), or onto the
-  player's Flag, which loses the raid;
+* the *raider*, one opponent piece raced as one type, moves one square a turn (a Scout runs any number of
+  empty squares in a straight line): onto an empty square, onto a piece of the player's it beats when it
+  attacks (a Miner takes Bombs, Scouts and the Spy), or onto the player's Flag, which loses the raid;
 * the player's *stoppers* are its movable pieces that beat or tie the raider when they attack it
   (``beliefs.FIGHT``); the raider never attacks one, and on the player's turn a stopper next to it takes it;
 * one stopper at a time, the *defender*, moves one square a turn onto empty squares (none next to a revealed
@@ -19,8 +19,9 @@ board as it is:
 A raid is *forced* when the raider takes the Flag within ``HORIZON`` of its moves whatever the player does.
 A defence with one defender is a defence; one that needs two stoppers moving together is missed, so
 "forced" errs on the side of danger.  ``unguarding_moves`` uses it for ``SearchConfig.hold``: it races,
-on public information, every opponent piece that may be a Miner as a Miner and every revealed movable piece
-as what it is, and drops the moves after which more raids are forced than after the best move.
+on public information, every hidden opponent piece as a Miner where it may be one (else as the weakest type
+it may be) and as a Scout where it may be one, every revealed movable piece as what it is, and drops the
+moves after which more raids are forced than after the best move.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ from .flag_guard import MANHATTAN
 
 #: Raider moves within which a raid counts (``forced_raids``).
 HORIZON = 10
+#: A Scout's runs within which its raid counts: one crosses the board in two.
+SCOUT_HORIZON = 4
 
 _NB = K.NEIGHBOUR  # [100, 4], -1 off the board
 _NB0 = np.maximum(_NB, 0)
@@ -45,29 +48,54 @@ _ON = _NB >= 0
 ADJACENT = MANHATTAN == 1
 
 
-def solve_static(passable: np.ndarray, caught: np.ndarray, goal: np.ndarray, horizon: int = HORIZON) -> np.ndarray:
+def solve_static(passable: np.ndarray, caught: np.ndarray, goal: np.ndarray, horizon: int = HORIZON,
+                 through: np.ndarray | None = None) -> np.ndarray:
     """``bool[B, 100]``: from which squares the raider, to move, takes the Flag within ``horizon`` moves when
     every stopper stands still, in ``B`` raids at once.
 
     Args:
-        passable: ``bool[B, 100]``, the squares the raider may step onto (the goal among them).
+        passable: ``bool[B, 100]``, the squares the raider may move onto (the goal among them).
         caught: ``bool[B, 100]``, the squares where a stopper takes the raider on the player's turn.
         goal: ``int64[B]``, the Flag's square.
+        through: ``bool[B, 100]``, for a Scout, the squares it may run across in a straight line (the empty
+            ones); ``None`` for a raider that moves one square a turn.
     """
     passable, caught = np.asarray(passable, bool), np.asarray(caught, bool)
-    b = np.arange(len(passable))[:, None, None]
-    step = _ON[None] & passable[b, _NB0[None]]  # [B, 100, 4]: the raider may step that way
-    wins = step & (_NB0[None] == np.asarray(goal)[:, None, None])
+    reach = _reach(np.ascontiguousarray(passable), _through(passable, through), through is not None, _NB)
+    wins = reach[np.arange(len(passable)), :, np.asarray(goal)]
     ours = np.zeros(passable.shape, dtype=bool)  # the player to move, the raid is forced
     theirs = ours
     for _ in range(horizon):
-        theirs = (wins | (step & ours[b, _NB0[None]])).any(axis=2)
+        theirs = wins | (reach & ours[:, None, :]).any(axis=2)
         ours = theirs & ~caught
     return theirs
 
 
+def _through(passable: np.ndarray, through: np.ndarray | None) -> np.ndarray:
+    """``through`` as a contiguous ``bool[B, 100]`` (all False for a raider that moves one square a turn)."""
+    return np.zeros(passable.shape, dtype=np.bool_) if through is None else np.ascontiguousarray(through, np.bool_)
+
+
+@njit(cache=True)
+def _reach(passable, through, scout, nb):  # pragma: no cover - compiled
+    """``bool[B, 100, 100]``: ``[b, r, s]``, the raider on ``r`` may move to ``s`` in one move."""
+    n = passable.shape[0]
+    out = np.zeros((n, 100, 100), dtype=np.bool_)
+    for b in range(n):
+        for r in range(100):
+            for k in range(4):
+                s = nb[r, k]
+                while s >= 0 and passable[b, s]:
+                    out[b, r, s] = True
+                    if not (scout and through[b, s]):
+                        break
+                    s = nb[s, k]
+    return out
+
+
 def solve_dynamic(passable: np.ndarray, caught: np.ndarray, free: np.ndarray, goal: np.ndarray,
-                  raider: np.ndarray, defender: np.ndarray, horizon: int = HORIZON) -> np.ndarray:
+                  raider: np.ndarray, defender: np.ndarray, horizon: int = HORIZON,
+                  through: np.ndarray | None = None) -> np.ndarray:
     """``bool[B, 100, 100]``: ``[b, r, d]``, the raider on ``r``, to move, takes the Flag within ``horizon``
     moves against the defender on ``d`` (every other stopper standing still), in ``B`` raids at once.
 
@@ -84,15 +112,18 @@ def solve_dynamic(passable: np.ndarray, caught: np.ndarray, free: np.ndarray, go
             them; it never steps onto the raider but takes it).
         goal: ``int64[B]``, the Flag's square.
         raider, defender: ``int64[B]``, their starting squares.
+        through: as for ``solve_static``; a Scout's run stops short of the defender.
     """
     passable, caught, free = (np.ascontiguousarray(a, dtype=np.bool_) for a in (passable, caught, free))
     return _dynamic(passable, caught, free, np.asarray(goal, dtype=np.int64), np.asarray(raider, dtype=np.int64),
-                    np.asarray(defender, dtype=np.int64), horizon, _NB)
+                    np.asarray(defender, dtype=np.int64), horizon, _NB, _through(passable, through),
+                    through is not None)
 
 
 @njit(cache=True)
-def _steps(open_, start, nb):  # pragma: no cover - compiled
-    """Rook steps from ``start`` to each square through the squares of ``open_`` (1000 where none)."""
+def _steps(open_, start, nb, through, scout):  # pragma: no cover - compiled
+    """Moves from ``start`` to each square of ``open_`` through the squares of ``open_``, one square a move
+    or, for a ``scout``, runs across the squares of ``through`` (1000 where none)."""
     dist = np.full(100, 1000, dtype=np.int64)
     queue = np.empty(100, dtype=np.int64)
     dist[start], queue[0] = 0, start
@@ -102,23 +133,29 @@ def _steps(open_, start, nb):  # pragma: no cover - compiled
         head += 1
         for k in range(4):
             t = nb[sq, k]
-            if t >= 0 and open_[t] and dist[t] > dist[sq] + 1:
-                dist[t] = dist[sq] + 1
-                queue[tail] = t
-                tail += 1
+            while t >= 0 and open_[t]:
+                if dist[t] > dist[sq] + 1:
+                    dist[t] = dist[sq] + 1
+                    queue[tail] = t
+                    tail += 1
+                if not (scout and through[t]):
+                    break
+                t = nb[t, k]
     return dist
 
 
 @njit(cache=True)
-def _dynamic(passable, caught, free, goal, raider, defender, horizon, nb):  # pragma: no cover - compiled
+def _dynamic(passable, caught, free, goal, raider, defender, horizon, nb, through,
+             scout):  # pragma: no cover - compiled
     n = passable.shape[0]
     theirs = np.zeros((n, 100, 100), dtype=np.bool_)  # raider to move: the raid is forced
     ours = np.zeros((n, 100, 100), dtype=np.bool_)  # the player to move
     for b in range(n):
         # the raider's squares from which the Flag is near enough, the defender's it can reach in time
-        near = _steps(passable[b], raider[b], nb) + _steps(passable[b], goal[b], nb) <= horizon
+        near = (_steps(passable[b], raider[b], nb, through[b], scout)
+                + _steps(passable[b], goal[b], nb, through[b], scout) <= horizon)
         rs = np.flatnonzero(near & passable[b])
-        ds = np.flatnonzero((_steps(free[b], defender[b], nb) <= horizon + 1) & free[b])
+        ds = np.flatnonzero((_steps(free[b], defender[b], nb, through[b], False) <= horizon + 1) & free[b])
         for _ in range(horizon):
             changed = False
             for r in rs:
@@ -127,9 +164,15 @@ def _dynamic(passable, caught, free, goal, raider, defender, horizon, nb):  # pr
                         continue
                     for k in range(4):
                         s = nb[r, k]
-                        if s >= 0 and passable[b, s] and s != d and (s == goal[b] or ours[b, s, d]):
-                            theirs[b, r, d] = True
-                            changed = True
+                        while s >= 0 and passable[b, s] and s != d:
+                            if s == goal[b] or ours[b, s, d]:
+                                theirs[b, r, d] = True
+                                changed = True
+                                break
+                            if not (scout and through[b, s]):
+                                break
+                            s = nb[s, k]
+                        if theirs[b, r, d]:
                             break
             for r in rs:
                 if caught[b, r]:
@@ -157,16 +200,18 @@ def _dynamic(passable, caught, free, goal, raider, defender, horizon, nb):  # pr
 def forced_raids(view: PlayerView, moves, horizon: int = HORIZON) -> tuple[np.ndarray, np.ndarray]:
     """Which raids on ``view.player``'s Flag are forced after each of ``moves``, the raider to move.
 
-    The raiders are the opponent's pieces that may be a Miner on public information (``type_distributions``),
-    raced as Miners, and its revealed movable pieces but Scouts, raced as what they are; opponent pieces stand
-    still as walls, their types unknown.  After a move of a stopper (onto an empty square; an attack on
+    The raiders are the opponent's hidden pieces, each raced as a Miner where it may be one on public
+    information (``type_distributions``), else as the weakest other type it may be but the Scout, and also as
+    a Scout where it may be one; and its revealed movable pieces, raced as what they are.  Opponent pieces
+    stand still as walls, their types unknown.  After a move of a stopper (onto an empty square; an attack on
     anything but the raider takes it off the board) the raid holds where that stopper defends from its new
     square or another defends with it standing there; a stopper's attack on the raider holds it; any other
     move is a pass, which holds where some stopper defends from where it stands.
 
     Returns:
         ``(raiders, forced)``: ``int64[R]`` the squares of the raiders that can reach the Flag within
-        ``horizon`` moves, and ``bool[M, R]``.  Both are empty where the player has no Flag.
+        ``horizon`` moves (a square twice where its piece is raced as two types), and ``bool[M, R]``.  Both
+        are empty where the player has no Flag.
     """
     moves = list(moves)
     me, opp = view.player, 1 - view.player
@@ -175,9 +220,7 @@ def forced_raids(view: PlayerView, moves, horizon: int = HORIZON) -> tuple[np.nd
         return np.zeros(0, np.int64), np.zeros((len(moves), 0), dtype=bool)
     kinds = np.clip(view.types.astype(np.int64), 0, NUM_TYPES - 1)
     theirs = view.owner == opp
-    may_mine = theirs & (view.types == UNKNOWN) & (type_distributions(view)[:, MINER] > 0)
-    known = theirs & view.revealed & ~IMMOVABLE[kinds] & (kinds != SCOUT)
-    raiders = np.flatnonzero(may_mine | known)
+    races = _races(view, kinds)
     # ``threatened[a, sq]``: a piece of type ``a`` on ``sq`` stands next to a revealed opponent piece that takes it
     threatened = np.zeros((NUM_TYPES, 100), dtype=bool)
     for sq in np.flatnonzero(theirs & view.revealed & ~IMMOVABLE[kinds]):
@@ -190,10 +233,33 @@ def forced_raids(view: PlayerView, moves, horizon: int = HORIZON) -> tuple[np.nd
     odds = attack_odds(view, moves)
     wins = np.array([m not in odds or fight_odds(int(kinds[m.from_sq]), odds[m])[0] >= 1.0 for m in moves])
     lands = np.where(wins & ~threatened[kinds[frm], to], to, -1)
-    verdicts = [board.forced(int(sq), MINER if may_mine[sq] else int(kinds[sq]), frm, to, lands) for sq in raiders]
+    verdicts = [board.forced(sq, kind, frm, to, lands) for sq, kind in races]
     kept = [i for i, v in enumerate(verdicts) if v is not None]
     forced = np.stack([verdicts[i] for i in kept], axis=1) if kept else np.zeros((len(moves), 0), dtype=bool)
-    return raiders[kept], forced
+    return np.array([races[i][0] for i in kept], dtype=np.int64), forced
+
+
+#: The movable types but the Scout, weakest first (the order of the type codes).
+_STEPPERS = np.array([t for t in range(NUM_TYPES) if not IMMOVABLE[t] and t != SCOUT])
+
+
+def _races(view: PlayerView, kinds: np.ndarray) -> list[tuple[int, int]]:
+    """``(square, type)`` of each raid ``forced_raids`` races: a hidden opponent piece as a Miner where it may
+    be one, else as the weakest other type it may be but the Scout, and also as a Scout where it may be one;
+    a revealed movable piece as what it is."""
+    theirs = view.owner == 1 - view.player
+    dist = type_distributions(view)
+    races = []
+    for sq in np.flatnonzero(theirs & (view.types == UNKNOWN)).tolist():
+        may = dist[sq] > 0
+        if may[MINER]:
+            races.append((sq, MINER))
+        elif may[_STEPPERS].any():
+            races.append((sq, int(_STEPPERS[may[_STEPPERS]][0])))
+        if may[SCOUT]:
+            races.append((sq, SCOUT))
+    races += [(sq, int(kinds[sq])) for sq in np.flatnonzero(theirs & view.revealed & ~IMMOVABLE[kinds]).tolist()]
+    return races
 
 
 class _RaceBoard:
@@ -223,11 +289,18 @@ class _RaceBoard:
         open_ = np.tile(passable, (n, 1))
         open_ |= stops[None] & ~standing  # a stopper that moves or is gone leaves its square
         caught = (standing[:, :, None] & ADJACENT[None]).any(axis=1)
+        # a Scout runs across the empty squares, those of the stoppers gone and its own
+        through, horizon = None, self.horizon
+        if kind == SCOUT:
+            through = self.empty[None] | (stops[None] & ~standing)
+            through[:, sq] = True
+            horizon = min(horizon, SCOUT_HORIZON)
         goal = np.full(n, self.goal)
         still = defender < 0
         out = np.zeros((n, 100), dtype=bool)
         if still.any():
-            out[still] = solve_static(open_[still], caught[still], goal[still], self.horizon)[:, [sq]]
+            out[still] = solve_static(open_[still], caught[still], goal[still], horizon,
+                                      None if through is None else through[still])[:, [sq]]
         if (~still).any():
             moving = defender[~still]
             free = np.tile(self.empty, (len(moving), 1)) & ~self.threatened[self.kinds[moving]]
@@ -235,7 +308,7 @@ class _RaceBoard:
             free[np.arange(len(free)), moving] = True
             free &= ~(standing[~still])
             out[~still] = solve_dynamic(open_[~still], caught[~still], free, goal[~still], np.full(len(moving), sq),
-                                        moving, self.horizon)[:, sq]
+                                        moving, horizon, None if through is None else through[~still])[:, sq]
         return out
 
     def forced(self, sq: int, kind: int, frm: np.ndarray, to: np.ndarray, lands: np.ndarray) -> np.ndarray | None:

@@ -235,9 +235,10 @@ class SearchConfig:
             towards a revealed Marshal, the shipped agent lost its Marshal to the Spy in 8 of 28 games, each
             time by stepping or attacking next to it.
         hold: drop from the prior the moves after which more raids on the player's Flag are forced than after
-            the best move (``raid_solve.unguarding_moves``): each opponent piece that may be a Miner, raced as
-            one, and each revealed movable piece, against the player's pieces that stop it, solved exactly by
-            retrograde analysis with one of them moving and the others standing.  ``guard`` weighs the races
+            the best move (``raid_solve.unguarding_moves``): each hidden opponent piece, raced as a Miner where
+            it may be one (else as the weakest type it may be) and as a Scout where it may be one, and each
+            revealed movable piece, against the player's pieces that stop it, solved exactly by retrograde
+            analysis with one of them moving and the others standing.  ``guard`` weighs the races
             on a round's samples and brings in one answer; in 7 of the 14 games ``cautious`` won by taking the
             Flag, in 200 against ``shipped:classic``, the agent had played a move that lost a held race in the
             last 40 plies.
