@@ -44,7 +44,7 @@ from ..infostate.observe import move_rows
 from ..infostate.setup_stats import deployment_weights
 from ..infostate.view import UNKNOWN, PlayerView
 from .clock import GameClock, critical_move
-from .flag_guard import MANHATTAN, flag_danger, guarding_move, path_steps
+from .flag_guard import MANHATTAN, evicting_move, flag_danger, guarding_move, path_steps
 from .memory import MemoryHeuristic
 from .raid_solve import unguarding_moves
 from .value_bounds import ValueFn
@@ -242,6 +242,11 @@ class SearchConfig:
             on a round's samples and brings in one answer; in 7 of the 14 games ``cautious`` won by taking the
             Flag, in 200 against ``shipped:classic``, the agent had played a move that lost a held race in the
             last 40 plies.
+        evict: where the opponent's revealed Marshal is parked within ``flag_guard.PARKED`` rook steps of the
+            player's Flag, the move that takes the player's Marshal at it to trade the two
+            (``flag_guard.evicting_move``) joins the candidates with the top move's prior, and ``evict`` is
+            added to its ``Q`` (0: nothing).  ``cautious``'s Marshal, which never attacks an unmoved piece,
+            parks beside the Flag's Bombs and takes the defenders that come near.
     """
 
     samples: int = 8
@@ -269,6 +274,7 @@ class SearchConfig:
     sacrifice: bool = True
     spy_guard: bool = False
     hold: bool = False
+    evict: float = 0.0
 
     def __post_init__(self) -> None:
         for name in ("samples", "candidates"):
@@ -289,8 +295,8 @@ class SearchConfig:
             raise ValueError(f"search precision {self.precision!r}: choose one of {', '.join(PRECISIONS)}")
         if not self.belief:
             raise ValueError(f"search belief: choose {', '.join(BELIEF_SOURCES)} or a belief network's directory")
-        if self.approach < 0:
-            raise ValueError(f"search approach must be >= 0, got {self.approach}")
+        if self.approach < 0 or self.evict < 0:
+            raise ValueError(f"search approach and evict must be >= 0, got {self.approach} and {self.evict}")
         for name in ("contempt", "guard"):
             if not 0 <= getattr(self, name) <= 1:
                 raise ValueError(f"search {name} must be in [0, 1], got {getattr(self, name)}")
@@ -450,11 +456,12 @@ class Search:
         closing = cfg.approach > 0 and (meek or counter_nearness(view.moves_since_attack, view.ply, view.variant)
                                         >= APPROACH_NEARNESS)
         nearer = approach_move(view, ranked, draw(rng, APPROACH_DRAWS)) if closing and draw else None
-        forced = [m for m in (hopeful, raid if cfg.guard > 0 else None, nearer)
+        evict = evicting_move(view, ranked) if cfg.evict > 0 else None
+        forced = [m for m in (hopeful, raid if cfg.guard > 0 else None, nearer, evict)
                   if m is not None and prior.get(m, 0) > 0]
         march = meek and nearer is not None and not exposed(view, nearer)
-        least = {raid: GUARD_PRIOR, nearer: 1.0 if march else GUARD_PRIOR}  # of the top move's prior
-        lifted = {m: least[m] * prior[ranked[0]] for m in (raid, nearer)
+        least = {raid: GUARD_PRIOR, nearer: 1.0 if march else GUARD_PRIOR, evict: 1.0}  # of the top move's prior
+        lifted = {m: least[m] * prior[ranked[0]] for m in (raid, nearer, evict)
                   if m in forced and prior[m] < least[m] * prior[ranked[0]]}
         if lifted:
             raised = {m: lifted.get(m, p) for m, p in prior.items()}
@@ -492,6 +499,8 @@ class Search:
         marched = dict(q)
         if march and nearer in q:
             marched[nearer] += MARCH * cfg.approach
+        if evict in q:
+            marched[evict] += cfg.evict
         policy = improve(prior, marched, self.step_size(view), cfg.tau)
         spent = self.clock() - start
         if self._game_clock is not None:
