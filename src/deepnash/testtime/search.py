@@ -246,7 +246,8 @@ class SearchConfig:
             player's Flag, the move that takes the player's Marshal at it to trade the two
             (``flag_guard.evicting_move``) joins the candidates with the top move's prior, and ``evict`` is
             added to its ``Q`` (0: nothing).  ``cautious``'s Marshal, which never attacks an unmoved piece,
-            parks beside the Flag's Bombs and takes the defenders that come near.
+            parks beside the Flag's Bombs and takes the defenders that come near; at 0.15, ``shipped:classic``
+            went 186-2-12 against it in 200 games (seed 506), where it went 189-1-10 without.
     """
 
     samples: int = 8
