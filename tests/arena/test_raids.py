@@ -59,7 +59,14 @@ def test_the_shipped_agent_keeps_its_flag(raid):
 
 @pytest.mark.parametrize("raid", RAIDS, ids=lambda r: r.name)
 def test_without_the_guard_the_shipped_agent_loses_its_flag(raid):
-    assert not run_raid(_agent(f"shipped:{raid.variant},rounds=1,guard=0"), raid, 0).kept
+    assert not run_raid(_agent(f"shipped:{raid.variant},rounds=1,guard=0,hold=false"), raid, 0).kept
+
+
+@pytest.mark.parametrize("raid", [r for r in RAIDS if r.variant == "classic"], ids=lambda r: r.name)
+def test_the_solved_races_alone_keep_the_flag(raid):
+    """``hold``, which ``shipped:classic`` plays, keeps the Flag without the guard: it drops the moves that lose
+    the race."""
+    assert run_raid(_agent("shipped:classic,rounds=1,guard=0"), raid, 0).kept
 
 
 def _agent(spec: str):
