@@ -446,10 +446,8 @@ def evicting_move(view: PlayerView, moves: list[Move]) -> Move | None:
     for m in steps:
         if m.to_sq == target:
             return m
-    sources = np.zeros((1, 100), dtype=bool)
-    sources[0, target] = True
     passable = (view.owner < 0)[None].copy()
     passable[0, marshal] = True
-    dist = path_steps(passable, sources, GUARD_HORIZON)[0]
+    dist = raid_steps(passable, np.array([target]), GUARD_HORIZON)[0]
     quiet = [m for m in steps if view.owner[m.to_sq] < 0 and dist[m.to_sq] < dist[marshal]]
     return min(quiet, key=lambda m: dist[m.to_sq]) if quiet else None

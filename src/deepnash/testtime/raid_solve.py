@@ -61,12 +61,14 @@ def solve_static(passable: np.ndarray, caught: np.ndarray, goal: np.ndarray, hor
             ones); ``None`` for a raider that moves one square a turn.
     """
     passable, caught = np.asarray(passable, bool), np.asarray(caught, bool)
-    reach = _reach(np.ascontiguousarray(passable), _through(passable, through), through is not None, _NB)
-    wins = reach[np.arange(len(passable)), :, np.asarray(goal)]
+    to = _targets(np.ascontiguousarray(passable), _through(passable, through), through is not None, _NB)
+    b = np.arange(len(passable))[:, None, None]
+    ok, to = to >= 0, np.maximum(to, 0)
+    wins = ok & (to == np.asarray(goal)[:, None, None])
     ours = np.zeros(passable.shape, dtype=bool)  # the player to move, the raid is forced
     theirs = ours
     for _ in range(horizon):
-        theirs = wins | (reach & ours[:, None, :]).any(axis=2)
+        theirs = (wins | (ok & ours[b, to])).any(axis=2)
         ours = theirs & ~caught
     return theirs
 
@@ -77,16 +79,19 @@ def _through(passable: np.ndarray, through: np.ndarray | None) -> np.ndarray:
 
 
 @njit(cache=True)
-def _reach(passable, through, scout, nb):  # pragma: no cover - compiled
-    """``bool[B, 100, 100]``: ``[b, r, s]``, the raider on ``r`` may move to ``s`` in one move."""
+def _targets(passable, through, scout, nb):  # pragma: no cover - compiled
+    """``int64[B, 100, K]``: ``[b, r]``, the squares the raider on ``r`` may move to in one move, -1 after the
+    last (``K`` 4 for a raider that steps, 18 for a Scout, which runs)."""
     n = passable.shape[0]
-    out = np.zeros((n, 100, 100), dtype=np.bool_)
+    out = np.full((n, 100, 18 if scout else 4), -1, dtype=np.int64)
     for b in range(n):
         for r in range(100):
+            i = 0
             for k in range(4):
                 s = nb[r, k]
                 while s >= 0 and passable[b, s]:
-                    out[b, r, s] = True
+                    out[b, r, i] = s
+                    i += 1
                     if not (scout and through[b, s]):
                         break
                     s = nb[s, k]
