@@ -442,12 +442,19 @@ def evicting_move(view: PlayerView, moves: list[Move]) -> Move | None:
     if not (len(flag) and len(parked) and len(ours)) or MANHATTAN[flag[0], parked[0]] > PARKED:
         return None
     target, marshal = int(parked[0]), int(ours[0])
-    steps = [m for m in moves if m.from_sq == marshal]
+    passable = (view.owner < 0)[None].copy()
+    passable[0, marshal] = True
+    return step_towards(view, moves, marshal, target, raid_steps(passable, np.array([target]), GUARD_HORIZON)[0])
+
+
+def step_towards(view: PlayerView, moves: list[Move], piece: int, target: int, dist: np.ndarray) -> Move | None:
+    """The move among ``moves`` that takes ``view.player``'s piece on square ``piece`` at the opponent's piece
+    on ``target``: its attack where it stands next to it, else its move onto an empty square that most
+    shortens its way, by ``dist`` (``int[100]``: rook steps from each square to ``target``, as ``raid_steps``
+    gives them).  ``None`` where no move among ``moves`` does either."""
+    steps = [m for m in moves if m.from_sq == piece]
     for m in steps:
         if m.to_sq == target:
             return m
-    passable = (view.owner < 0)[None].copy()
-    passable[0, marshal] = True
-    dist = raid_steps(passable, np.array([target]), GUARD_HORIZON)[0]
-    quiet = [m for m in steps if view.owner[m.to_sq] < 0 and dist[m.to_sq] < dist[marshal]]
+    quiet = [m for m in steps if view.owner[m.to_sq] < 0 and dist[m.to_sq] < dist[piece]]
     return min(quiet, key=lambda m: dist[m.to_sq]) if quiet else None

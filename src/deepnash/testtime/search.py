@@ -45,6 +45,7 @@ from ..infostate.setup_stats import deployment_weights
 from ..infostate.view import UNKNOWN, PlayerView
 from .clock import GameClock, critical_move
 from .flag_guard import MANHATTAN, evicting_move, flag_danger, guarding_move, path_steps
+from .hunt import hunting_move
 from .memory import MemoryHeuristic
 from .raid_solve import unguarding_moves
 from .value_bounds import ValueFn
@@ -248,6 +249,11 @@ class SearchConfig:
             added to its ``Q`` (0: nothing).  ``cautious``'s Marshal, which never attacks an unmoved piece,
             parks beside the Flag's Bombs and takes the defenders that come near; at 0.15, ``shipped:classic``
             went 186-2-12 against it in 200 games (seed 506), where it went 189-1-10 without.
+        hunt: the move that takes one of the player's pieces at a revealed opponent piece, a Captain to a
+            General, that it beats, the nearest such pair within ``hunt.HUNT_REACH`` steps
+            (``hunt.hunting_move``), joins the candidates with the top move's prior, and ``hunt`` is added to
+            its ``Q`` (0: nothing): a revealed officer among the player's pieces takes one every other ply,
+            and the two plies searched never see the chase that stops it.
     """
 
     samples: int = 8
@@ -276,6 +282,7 @@ class SearchConfig:
     spy_guard: bool = False
     hold: bool = False
     evict: float = 0.0
+    hunt: float = 0.0
 
     def __post_init__(self) -> None:
         for name in ("samples", "candidates"):
@@ -296,8 +303,9 @@ class SearchConfig:
             raise ValueError(f"search precision {self.precision!r}: choose one of {', '.join(PRECISIONS)}")
         if not self.belief:
             raise ValueError(f"search belief: choose {', '.join(BELIEF_SOURCES)} or a belief network's directory")
-        if self.approach < 0 or self.evict < 0:
-            raise ValueError(f"search approach and evict must be >= 0, got {self.approach} and {self.evict}")
+        if min(self.approach, self.evict, self.hunt) < 0:
+            raise ValueError(f"search approach, evict and hunt must be >= 0, got {self.approach}, {self.evict} "
+                             f"and {self.hunt}")
         for name in ("contempt", "guard"):
             if not 0 <= getattr(self, name) <= 1:
                 raise ValueError(f"search {name} must be in [0, 1], got {getattr(self, name)}")
@@ -458,11 +466,13 @@ class Search:
                                         >= APPROACH_NEARNESS)
         nearer = approach_move(view, ranked, draw(rng, APPROACH_DRAWS)) if closing and draw else None
         evict = evicting_move(view, ranked) if cfg.evict > 0 else None
-        forced = [m for m in (hopeful, raid if cfg.guard > 0 else None, nearer, evict)
+        chase = hunting_move(view, ranked) if cfg.hunt > 0 else None
+        forced = [m for m in (hopeful, raid if cfg.guard > 0 else None, nearer, evict, chase)
                   if m is not None and prior.get(m, 0) > 0]
         march = meek and nearer is not None and not exposed(view, nearer)
-        least = {raid: GUARD_PRIOR, nearer: 1.0 if march else GUARD_PRIOR, evict: 1.0}  # of the top move's prior
-        lifted = {m: least[m] * prior[ranked[0]] for m in (raid, nearer, evict)
+        # of the top move's prior
+        least = {raid: GUARD_PRIOR, nearer: 1.0 if march else GUARD_PRIOR, evict: 1.0, chase: 1.0}
+        lifted = {m: least[m] * prior[ranked[0]] for m in (raid, nearer, evict, chase)
                   if m in forced and prior[m] < least[m] * prior[ranked[0]]}
         if lifted:
             raised = {m: lifted.get(m, p) for m, p in prior.items()}
@@ -502,6 +512,8 @@ class Search:
             marched[nearer] += MARCH * cfg.approach
         if evict in q:
             marched[evict] += cfg.evict
+        if chase in q:
+            marched[chase] += cfg.hunt
         policy = improve(prior, marched, self.step_size(view), cfg.tau)
         spent = self.clock() - start
         if self._game_clock is not None:
