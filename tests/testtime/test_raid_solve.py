@@ -214,3 +214,30 @@ def test_hold_keeps_the_search_to_the_move_that_stops_the_raider():
         played = {str(m) for m, p in search.run(view, prior, np.random.default_rng(0)).policy.items() if p > 0}
         assert (played == {"d8-e8"}) == hold
 
+
+
+#: ``shipped:classic,hunt=0.15`` (Red) against ``cautious``, game 44 of seed 506, before Red's ply 334: Blue's
+#: revealed Scout on j6 has Red's Marshal on i5 beside the open j-file down to Red's Flag on j1.  Only i5-j5
+#: closes it, and the test-time layer's threshold left that move out of the prior; Red played i5-i4, and the
+#: Scout ran j6-j1.
+LOST_J1_FILE = ("classic[max_moves=0,max_moves_without_attack=0,two_squares=0,more_squares=0] APBGEEEGBM/"
+                "ABABAIAAAA/AAABAACAAA/AAAAJAAAAA/AA__AQ__LA/AA__QQ__AP/AAOXUPRAAA/AAAASAAAAA/AAAAANANAA/"
+                "AAANAANYNN 0310000000/0101000000/0001002000/0000200000/0000020030/0000220003/0000232000/"
+                "0000200000/0000000000/0000000001 r 334 71 j5-i5,j4-j5,i4-j4,i5-i4,i6-i5,i7-i6,i8-i7/i6-j6,j6-i6,"
+                "j7-j6,h7-j7,h8-h7,d8-e8,h7-h8 - i6-j6 *")
+
+
+def test_hold_brings_back_the_one_move_that_stops_the_raider_where_the_prior_left_it_out():
+    game = game_from_position(LOST_J1_FILE)
+    view = PlayerView.of(game, game.turn)
+    assert _kept(view) == {"i5-j5"}
+    given = [m for m in view.legal_moves if str(m) != "i5-j5"]
+    prior = {m: 1.0 / len(given) for m in given}
+    for hold in (False, True):
+        search = Search(uniform_logits, zero_value, SearchConfig(samples=2, depth=0, candidates=3, rounds=1, alpha=0.0,
+                                                      hold=hold))
+        search.reset(view.variant, game.turn)
+        result = search.run(view, prior, np.random.default_rng(0))
+        played = {str(m) for m, p in result.policy.items() if p > 0}
+        assert (played == {"i5-j5"}) == hold
+        assert result.prior == prior  # the prior as given

@@ -239,7 +239,10 @@ class SearchConfig:
             the best move (``raid_solve.unguarding_moves``): each hidden opponent piece, raced as a Miner where
             it may be one (else as the weakest type it may be) and as a Scout where it may be one, and each
             revealed movable piece, against the player's pieces that stop it, solved exactly by retrograde
-            analysis with one of them moving and the others standing.  ``guard`` weighs the races
+            analysis with one of them moving and the others standing.  Every legal move is raced, not only
+            the prior's: where the prior holds none of the moves that force the fewest raids (the test-time
+            layer's threshold may cut the one move that blocks a Scout's run), those moves join it, each
+            with the prior's least probability, before the others are dropped.  ``guard`` weighs the races
             on a round's samples and brings in one answer; in 7 of the 14 games ``cautious`` won by taking the
             Flag, in 200 against ``shipped:classic``, the agent had played a move that lost a held race in the
             last 40 plies.
@@ -447,10 +450,13 @@ class Search:
         if not set(prior) <= set(view.legal_moves):
             raise ValueError(f"ply {view.ply}: the prior names illegal moves")
         given = prior
+        unguarding = unguarding_moves(view, view.legal_moves) if cfg.hold else set()
+        if unguarding and all(m in unguarding for m, p in prior.items() if p > 0):
+            floor = min(p for p in prior.values() if p > 0)
+            prior = prior | {m: floor for m in view.legal_moves if m not in unguarding}
         dropped = (spared_attacks(view, prior, cfg.spare) if cfg.spare else set()) | (
             set() if cfg.sacrifice else doomed_attacks(view, prior)) | (
-            spied_moves(view, prior) if cfg.spy_guard else set()) | (
-            unguarding_moves(view, prior) if cfg.hold else set())
+            spied_moves(view, prior) if cfg.spy_guard else set()) | (unguarding & set(prior))
         if dropped and any(p > 0 for m, p in prior.items() if m not in dropped):
             prior = {m: 0.0 if m in dropped else p for m, p in prior.items()}
         ranked = sorted((m for m in prior if prior[m] > 0), key=lambda m: -prior[m])
