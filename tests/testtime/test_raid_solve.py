@@ -218,7 +218,7 @@ def test_hold_keeps_the_search_to_the_move_that_stops_the_raider():
 
 #: ``shipped:classic,hunt=0.15`` (Red) against ``cautious``, game 44 of seed 506, before Red's ply 334: Blue's
 #: revealed Scout on j6 has Red's Marshal on i5 beside the open j-file down to Red's Flag on j1.  Only i5-j5
-#: closes it, and the test-time layer's threshold left that move out of the prior; Red played i5-i4, and the
+#: closes it, and the test-time layer had taken that move out of the prior; Red played i5-i4, and the
 #: Scout ran j6-j1.
 LOST_J1_FILE = ("classic[max_moves=0,max_moves_without_attack=0,two_squares=0,more_squares=0] APBGEEEGBM/"
                 "ABABAIAAAA/AAABAACAAA/AAAAJAAAAA/AA__AQ__LA/AA__QQ__AP/AAOXUPRAAA/AAAASAAAAA/AAAAANANAA/"

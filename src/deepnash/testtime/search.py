@@ -241,11 +241,11 @@ class SearchConfig:
             revealed movable piece, against the player's pieces that stop it, solved exactly by retrograde
             analysis with one of them moving and the others standing.  Every legal move is raced, not only
             the prior's: where the prior holds none of the moves that force the fewest raids (the test-time
-            layer's threshold may cut the one move that blocks a Scout's run), those moves join it, each
-            with the prior's least probability, before the others are dropped.  ``guard`` weighs the races
-            on a round's samples and brings in one answer; in 7 of the 14 games ``cautious`` won by taking the
-            Flag, in 200 against ``shipped:classic``, the agent had played a move that lost a held race in the
-            last 40 plies.
+            layer's pointless threats and value bounds may take out the one move that blocks a Scout's run),
+            those moves join it, each with the prior's least probability, before the others are dropped.
+            ``guard`` weighs the races on a round's samples and brings in one answer; in 7 of the 14 games
+            ``cautious`` won by taking the Flag, in 200 against ``shipped:classic``, the agent had played a
+            move that lost a held race in the last 40 plies.
         evict: where the opponent's revealed Marshal is parked within ``flag_guard.PARKED`` rook steps of the
             player's Flag, the move that takes the player's Marshal at it to trade the two
             (``flag_guard.evicting_move``) joins the candidates with the top move's prior, and ``evict`` is
