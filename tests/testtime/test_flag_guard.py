@@ -21,7 +21,7 @@ from deepnash.testtime.flag_guard import (GUARD_HORIZON, HORIZON, MAY_MINE, defe
                                           flag_danger, guarding_move, raid_steps, scout_in_line)
 from deepnash.testtime import search as search_module
 from deepnash.testtime.search import Search, SearchConfig
-from testtime_helpers import blocked, red_corner, uniform_logits, zero_value
+from testtime_helpers import best_searched, blocked, red_corner, uniform_logits, zero_value
 
 DOI = next(r for r in RAIDS if r.name == "doi-b-file")
 
@@ -343,14 +343,5 @@ def test_evicting_move_needs_a_revealed_marshal_and_one_of_the_player():
 
 def test_the_search_plays_the_evicting_move_with_evict_and_not_without():
     view = PlayerView.of(_parked("c3", "g2"), 0)
-    prior = {m: 1.0 / len(view.legal_moves) for m in view.legal_moves}
-    best = {}
-    for evict in (0.0, 0.15):
-        search = Search(uniform_logits, zero_value, SearchConfig(samples=2, depth=0, candidates=3, rounds=1,
-                                                                 alpha=10.0, evict=evict))
-        search.reset(view.variant, 0)
-        policy = search.run(view, prior, np.random.default_rng(0)).policy
-        top = max(policy.values())
-        best[evict] = {str(m) for m, p in policy.items() if p >= top - 1e-9}
-    assert best[0.15] == {"g2-g3"}
-    assert best[0.0] != {"g2-g3"}
+    assert best_searched(view, evict=0.15) == {"g2-g3"}
+    assert best_searched(view, evict=0.0) != {"g2-g3"}

@@ -1,6 +1,5 @@
 """``hunt.hunting_move`` and the search's ``hunt`` option: a piece that beats a revealed officer sent at it."""
 
-import numpy as np
 import pytest
 
 from deepnash.game import Game
@@ -8,8 +7,8 @@ from deepnash.game.codes import code_of
 from deepnash.game.pieces import COLONEL, GENERAL, MARSHAL
 from deepnash.infostate.view import PlayerView
 from deepnash.testtime.hunt import HUNT_REACH, hunting_move
-from deepnash.testtime.search import Search, SearchConfig
-from testtime_helpers import red_corner, uniform_logits, zero_value
+from deepnash.testtime.search import SearchConfig
+from testtime_helpers import best_searched, red_corner
 
 
 def _colonel(hunters: dict[str, int], revealed: bool = True) -> Game:
@@ -56,17 +55,8 @@ def test_hunting_move_needs_a_revealed_quarry_and_a_move_left_to_it():
 
 def test_the_search_plays_the_hunting_move_with_hunt_and_not_without():
     view = PlayerView.of(_colonel({"g3": GENERAL}), 0)
-    prior = {m: 1.0 / len(view.legal_moves) for m in view.legal_moves}
-    best = {}
-    for hunt in (0.0, 0.15):
-        search = Search(uniform_logits, zero_value, SearchConfig(samples=2, depth=0, candidates=3, rounds=1,
-                                                                 alpha=10.0, hunt=hunt))
-        search.reset(view.variant, 0)
-        policy = search.run(view, prior, np.random.default_rng(0)).policy
-        top = max(policy.values())
-        best[hunt] = {str(m) for m, p in policy.items() if p >= top - 1e-9}
-    assert best[0.15] == {"g3-f3"}
-    assert best[0.0] != {"g3-f3"}
+    assert best_searched(view, hunt=0.15) == {"g3-f3"}
+    assert best_searched(view, hunt=0.0) != {"g3-f3"}
 
 
 def test_hunt_must_not_be_negative():

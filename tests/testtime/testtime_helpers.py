@@ -11,6 +11,7 @@ from deepnash.game import kernels as K
 from deepnash.game.codes import code_of
 from deepnash.game.pieces import MINER
 from deepnash.infostate.view import MoveRecord, PlayerView, push_recorded
+from deepnash.testtime.search import Search, SearchConfig
 
 #: A small army (Flag, Scout, General, 3 Bombs) so that whole positions fit in a diagram.
 SMALL = (1, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 3)
@@ -46,6 +47,19 @@ def uniform_logits(obs: np.ndarray, follows: np.ndarray | None = None) -> np.nda
 def zero_value(obs: np.ndarray) -> np.ndarray:
     """A value function that knows nothing: 0 everywhere."""
     return np.zeros(len(obs), dtype=np.float32)
+
+
+def best_searched(view: PlayerView, **options) -> set[str]:
+    """The moves of highest probability in the policy of a search with ``options`` (``SearchConfig`` fields)
+    from a uniform prior over ``view``'s legal moves, with no preference and no value: one round of 2 samples
+    over 3 candidates, looking no further than the move."""
+    prior = {m: 1.0 / len(view.legal_moves) for m in view.legal_moves}
+    search = Search(uniform_logits, zero_value, SearchConfig(samples=2, depth=0, candidates=3, rounds=1, alpha=10.0,
+                                                             **options))
+    search.reset(view.variant, view.player)
+    policy = search.run(view, prior, np.random.default_rng(0)).policy
+    top = max(policy.values())
+    return {str(m) for m, p in policy.items() if p >= top - 1e-9}
 
 
 def piece_count_value(obs: np.ndarray) -> np.ndarray:
