@@ -215,7 +215,6 @@ def test_hold_keeps_the_search_to_the_move_that_stops_the_raider():
         assert (played == {"d8-e8"}) == hold
 
 
-
 #: ``shipped:classic,hunt=0.15`` (Red) against ``cautious``, game 44 of seed 506, before Red's ply 334: Blue's
 #: revealed Scout on j6 has Red's Marshal on i5 beside the open j-file down to Red's Flag on j1.  Only i5-j5
 #: closes it, and the test-time layer had taken that move out of the prior; Red played i5-i4, and the
