@@ -2,6 +2,7 @@
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -57,3 +58,13 @@ def test_a_bad_options_file_is_an_error_naming_the_problem(tmp_path, monkeypatch
     monkeypatch.setattr(network_agent, "SHIPPED_DIR", tmp_path)
     with pytest.raises(AgentSpecError, match=match):
         make_agent("shipped:classic")
+
+
+@pytest.mark.parametrize("doc", ["test-time.md", "usage.md"])
+@pytest.mark.parametrize("variant", ["classic", "barrage"])
+def test_the_docs_give_the_options_each_shipped_agent_plays_with(doc, variant):
+    # The user guide and the test-time layer's page spell out agent.json; a change of options must reach both.
+    options = json.loads((network_agent.SHIPPED_DIR / variant / "agent.json").read_text())["options"]
+    spelled = ",".join(f"{k}={v}" for k, v in options.items())
+    text = (Path(__file__).parents[2] / "docs" / doc).read_text()
+    assert f"(`{spelled}`)" in text or f"`shipped:{variant}`: `{spelled}`" in text
