@@ -64,7 +64,6 @@ def test_a_bad_options_file_is_an_error_naming_the_problem(tmp_path, monkeypatch
 @pytest.mark.parametrize("variant", ["classic", "barrage"])
 def test_the_docs_give_the_options_each_shipped_agent_plays_with(doc, variant):
     # The user guide and the test-time layer's page spell out agent.json; a change of options must reach both.
-    options = json.loads((network_agent.SHIPPED_DIR / variant / "agent.json").read_text())["options"]
-    spelled = ",".join(f"{k}={v}" for k, v in options.items())
+    spelled = ",".join(f"{k}={v}" for k, v in network_agent.shipped_options({"variant": variant}).items())
     text = (Path(__file__).parents[2] / "docs" / doc).read_text()
     assert f"(`{spelled}`)" in text or f"`shipped:{variant}`: `{spelled}`" in text
