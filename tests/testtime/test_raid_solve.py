@@ -12,11 +12,12 @@ from hypothesis import strategies as st
 
 from deepnash.arena.raids import RAIDS, defence_exists
 from deepnash.game.codes import code_of, owners
-from deepnash.game.pieces import CAPTAIN, MAJOR, SCOUT
+from deepnash.game.pieces import CAPTAIN, MAJOR, MARSHAL, MINER, SCOUT
 from deepnash.game.squares import parse_square
 from deepnash.infostate.view import PlayerView
 from deepnash.notation.position import game_from_position
-from deepnash.testtime.raid_solve import forced_raids, solve_dynamic, solve_static, unguarding_moves
+from deepnash.testtime.raid_solve import (STRONG_TAIL, forced_raids, solve_dynamic, solve_static, strong_type,
+                                         unguarding_moves)
 from deepnash.testtime.search import Search, SearchConfig
 from testtime_helpers import blocked, red_corner, uniform_logits, zero_value
 
@@ -135,12 +136,34 @@ LOST_E10_OPEN = ("classic[max_moves=0,max_moves_without_attack=0,two_squares=0,m
                  "0000000000/0000002000/0001030000 b 697 116 g10-g9,h10-g10,g10-h10,h10-g10,i10-h10,j10-i10,"
                  "j9-j10/f9-f10,f10-f9,f9-f10,g9-f9,h9-g9,i9-h9,i10-i9 - g10-g9 *")
 
+#: ``shipped:classic,belief=learned`` (Red) against ``cautious``, game 38 of seed 506, before Red's ply 192: Red's
+#: Flag on b1 between Bombs on a1 and c1, its Sergeant on b2 in front, Blue's hidden moved piece on b3 above it.
+#: Raced as a Miner alone, the Sergeant stops it; it was a Captain, which took the Sergeant and then the Flag.
+#: Only d2-c2 puts Red's Captain beside b2 in time; Red played f9-e9.
+LOST_B1 = ("classic[max_moves=0,max_moves_without_attack=0,two_squares=0,more_squares=0] BMBEHEDBDG/"
+           "AFAHACDHED/QTAKAAAAAI/XAAAAAAAAA/RV__AA__AA/AA__AA__AA/AAUALANIAA/AAANAAAAAA/AAAAAJNAAA/"
+           "AAAANNYNAA 0000000000/0200000000/3200000001/2000000000/2300000000/0000000000/0000300300/"
+           "0000000000/0000031000/0000000000 r 192 10 f8-f9,g8-f8,h8-g8,i8-h8,a2-b2,i9-i8,i10-i9/b4-b3,"
+           "b6-b5,b7-b6,b5-b4,a6-a5,b3-a3,b4-b3 - b4-b3 *")
+
 
 @pytest.mark.parametrize("text, kept", [(LOST_J1, {"g4-g3", "g4-h4"}), (LOST_E10, {"d8-e8"}),
-                                        (LOST_D10, {"b9-b10"}), (LOST_E10_OPEN, {"f10-f9"})])
+                                        (LOST_D10, {"b9-b10"}), (LOST_E10_OPEN, {"f10-f9"}),
+                                        (LOST_B1, {"d2-c2"})])
 def test_hold_keeps_the_one_move_that_stops_the_raider_of_a_lost_game(text, kept):
     game = game_from_position(text)
     assert _kept(PlayerView.of(game, game.turn)) == kept
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 8), min_size=12, max_size=12))
+def test_the_strong_raider_is_the_strongest_type_reached_with_a_quarter_of_the_odds(counts):
+    """``strong_type``, against a plain sum: the piece is that type or stronger with probability at least
+    ``STRONG_TAIL``, and the next stronger type is not reached; -1 where no type above the Miner is."""
+    dist = np.array(counts, dtype=float) / max(sum(counts), 1)
+    at_least = {t: dist[t:MARSHAL + 1].sum() for t in range(MINER + 1, MARSHAL + 1)}
+    reached = [t for t, p in at_least.items() if p >= STRONG_TAIL - 1e-9]
+    assert strong_type(dist) == (max(reached) if reached else -1)
 
 
 def _holds_on_the_board(game, move, raider: int, plies: int) -> bool:

@@ -20,7 +20,8 @@ A raid is *forced* when the raider takes the Flag within ``HORIZON`` of its move
 A defence with one defender is a defence; one that needs two stoppers moving together is missed, so
 "forced" errs on the side of danger.  ``unguarding_moves`` uses it for ``SearchConfig.hold``: it races,
 on public information, every hidden opponent piece as a Miner where it may be one (else as the weakest type
-it may be) and as a Scout where it may be one, every revealed movable piece as what it is, and drops the
+it may be), as the strongest type it is at least a quarter of the time, and as a Scout where it may be one,
+every revealed movable piece as what it is, and drops the
 moves after which more raids are forced than after the best move.
 """
 
@@ -206,8 +207,9 @@ def forced_raids(view: PlayerView, moves, horizon: int = HORIZON) -> tuple[np.nd
     """Which raids on ``view.player``'s Flag are forced after each of ``moves``, the raider to move.
 
     The raiders are the opponent's hidden pieces, each raced as a Miner where it may be one on public
-    information (``type_distributions``), else as the weakest other type it may be but the Scout, and also as
-    a Scout where it may be one; and its revealed movable pieces, raced as what they are.  Opponent pieces
+    information (``type_distributions``), else as the weakest other type it may be but the Scout, also as the
+    strongest type it is at least with probability ``STRONG_TAIL`` (``strong_type``), and as a Scout where it
+    may be one; and its revealed movable pieces, raced as what they are.  Opponent pieces
     stand still as walls, their types unknown.  After a move of a stopper (onto an empty square; an attack on
     anything but the raider takes it off the board) the raid holds where that stopper defends from its new
     square or another defends with it standing there; a stopper's attack on the raider holds it; any other
@@ -246,21 +248,37 @@ def forced_raids(view: PlayerView, moves, horizon: int = HORIZON) -> tuple[np.nd
 
 #: The movable types but the Scout, weakest first (the order of the type codes).
 _STEPPERS = np.array([t for t in range(NUM_TYPES) if not IMMOVABLE[t] and t != SCOUT])
+#: A hidden raider is also raced as the strongest type it is at least with this probability (``strong_type``).
+STRONG_TAIL = 0.25
+
+
+def strong_type(dist: np.ndarray) -> int:
+    """The strongest type among ``_STEPPERS`` but the Spy that a piece of type distribution ``dist: float[12]`` is,
+    or beats, with probability at least ``STRONG_TAIL`` (-1 where none is): raced as a Miner alone, a hidden
+    Captain walks through the Sergeant that stands guard beside the Flag (``shipped:classic,belief=learned``
+    against ``cautious``, game 38 of seed 506, ``LOST_B1`` in the tests)."""
+    ranks = _STEPPERS[_STEPPERS > MINER]
+    tail = np.cumsum(dist[ranks][::-1])[::-1]  # tail[i]: the piece is ranks[i] or stronger
+    at_least = ranks[tail >= STRONG_TAIL - 1e-9]
+    return int(at_least[-1]) if len(at_least) else -1
 
 
 def _races(view: PlayerView, kinds: np.ndarray) -> list[tuple[int, int]]:
     """``(square, type)`` of each raid ``forced_raids`` races: a hidden opponent piece as a Miner where it may
-    be one, else as the weakest other type it may be but the Scout, and also as a Scout where it may be one;
-    a revealed movable piece as what it is."""
+    be one, else as the weakest other type it may be but the Scout; also as the strongest type it is at least
+    with probability ``STRONG_TAIL`` where that is stronger (``strong_type``), and as a Scout where it may be
+    one; a revealed movable piece as what it is."""
     theirs = view.owner == 1 - view.player
     dist = type_distributions(view)
     races = []
     for sq in np.flatnonzero(theirs & (view.types == UNKNOWN)).tolist():
         may = dist[sq] > 0
-        if may[MINER]:
-            races.append((sq, MINER))
-        elif may[_STEPPERS].any():
-            races.append((sq, int(_STEPPERS[may[_STEPPERS]][0])))
+        weak = MINER if may[MINER] else int(_STEPPERS[may[_STEPPERS]][0]) if may[_STEPPERS].any() else -1
+        if weak >= 0:
+            races.append((sq, weak))
+        strong = strong_type(dist[sq])
+        if strong > weak >= 0:
+            races.append((sq, strong))
         if may[SCOUT]:
             races.append((sq, SCOUT))
     races += [(sq, int(kinds[sq])) for sq in np.flatnonzero(theirs & view.revealed & ~IMMOVABLE[kinds]).tolist()]
