@@ -17,8 +17,9 @@ from deepnash.game.codes import code_of, owners, types
 from deepnash.game.pieces import BOMB, CAPTAIN, FLAG, MARSHAL, MINER, SCOUT
 from deepnash.game.squares import parse_square
 from deepnash.infostate.view import PlayerView
-from deepnash.testtime.flag_guard import (GUARD_HORIZON, HORIZON, MAY_MINE, defender_steps, evicting_move,
-                                          flag_danger, guarding_move, raid_steps, scout_in_line)
+from deepnash.testtime.flag_guard import (GUARD_HORIZON, HORIZON, MAY_MINE, UNSTOPPED, defender_steps,
+                                          evicting_move, flag_danger, guarding_move, public_raids, raid_steps,
+                                          scout_in_line, slack_after)
 from deepnash.testtime import search as search_module
 from deepnash.testtime.search import Search, SearchConfig
 from testtime_helpers import best_searched, blocked, red_corner, uniform_logits, zero_value
@@ -178,6 +179,24 @@ def test_the_guard_takes_a_raider_beside_the_flag_before_it_widens_another_race(
          1 rF .. .. .. .. .. .. r8 .. ..
     """, revealed=["b2", "e4"])
     assert guarding_move(PlayerView.of(game, 0)) == Move.parse("c2-b2")
+
+
+def test_the_guard_answers_where_every_move_leaves_no_defender():
+    """Red's last movable piece, a Sergeant on e1, lands next to a revealed Blue Captain on each of its moves
+    (d1, e2, f1), so after any of them Red has no defender of the race of Blue's revealed Miner on a5: each
+    race is unstopped, and the guard still names a move (``shipped:classic`` against ``mcts``, seed 503, game
+    101, stopped at ply 263 on this)."""
+    game = red_corner("""
+         4 .. .. .. .. .. .. .. .. .. ..
+         3 .. .. .. .. .. .. .. .. .. ..
+         2 rB .. .. b6 .. b6 .. .. .. ..
+         1 rF rB .. .. r4 .. .. .. .. ..
+    """, moved=["e1"], revealed=["d2", "f2", "a5"], placed={"a5": code_of(1, MINER)})
+    view = PlayerView.of(game, 0)
+    quiet = list(view.legal_moves)
+    raids = public_raids(view)
+    assert len(quiet) == 3 and (slack_after(view, quiet, raids) == UNSTOPPED).all()
+    assert guarding_move(view) in quiet
 
 
 def test_the_guard_moves_a_blocker_out_of_the_defenders_way():

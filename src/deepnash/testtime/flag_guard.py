@@ -407,7 +407,8 @@ def slack_after(view: PlayerView, moves: list[Move], raids: Raids) -> np.ndarray
     guards = np.flatnonzero(mine.any(axis=0))
     stops = mine[:, guards, None] & raids.beats[np.maximum(board[:, guards], 0)]  # [move, defender, raider]
     away = defender_steps(empty, mine | theirs, np.repeat(raids.entries, n, axis=0), guards)
-    slack = race_slack(np.repeat(raids.steps, n, axis=0), away, stops, np.ones(n, bool)).max(axis=1)
+    slack = race_slack(np.repeat(raids.steps, n, axis=0), away, stops, np.ones(n, bool))
+    slack = slack.max(axis=1, initial=UNSTOPPED)  # no defender left (each falls on its move): unstopped
     hit = to[:, None] == raids.raiding[None]  # [move, race]: the move attacks the race's raider
     taken = hit & (lands[:, None] | raids.beats[kinds[frm]])
     return np.where(taken, WON, slack)
