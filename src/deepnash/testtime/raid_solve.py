@@ -21,8 +21,8 @@ A defence with one defender is a defence; one that needs two stoppers moving tog
 "forced" errs on the side of danger.  ``unguarding_moves`` uses it for ``SearchConfig.hold``: it races,
 on public information, every hidden opponent piece as a Miner where it may be one (else as the weakest type
 it may be), as the strongest type it is at least a quarter of the time, and as a Scout where it may be one,
-every revealed movable piece as what it is, and drops the
-moves after which more raids are forced than after the best move.
+every revealed movable piece as what it is, and drops the moves after which more raids are forced than after
+the best move.
 """
 
 from __future__ import annotations
@@ -253,10 +253,10 @@ STRONG_TAIL = 0.25
 
 
 def strong_type(dist: np.ndarray) -> int:
-    """The strongest type among ``_STEPPERS`` but the Spy that a piece of type distribution ``dist: float[12]`` is,
-    or beats, with probability at least ``STRONG_TAIL`` (-1 where none is): raced as a Miner alone, a hidden
-    Captain walks through the Sergeant that stands guard beside the Flag (``shipped:classic,belief=learned``
-    against ``cautious``, game 38 of seed 506, ``LOST_B1`` in the tests)."""
+    """The strongest type above the Miner among ``_STEPPERS`` that a piece of type distribution ``dist: float[12]``
+    is, or is stronger than, with probability at least ``STRONG_TAIL`` (-1 where none is): raced as a Miner
+    alone, a hidden Captain walks through the Sergeant that stands guard beside the Flag
+    (``shipped:classic,belief=learned`` against ``cautious``, game 38 of seed 506, ``LOST_B1`` in the tests)."""
     ranks = _STEPPERS[_STEPPERS > MINER]
     tail = np.cumsum(dist[ranks][::-1])[::-1]  # tail[i]: the piece is ranks[i] or stronger
     at_least = ranks[tail >= STRONG_TAIL - 1e-9]

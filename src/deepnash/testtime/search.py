@@ -238,9 +238,9 @@ class SearchConfig:
         hold: drop from the prior the moves after which more raids on the player's Flag are forced than after
             the best move (``raid_solve.unguarding_moves``): each hidden opponent piece, raced as a Miner where
             it may be one (else as the weakest type it may be), as the strongest type it is at least a quarter
-            of the time, and as a Scout where it may be one, and each
-            revealed movable piece, against the player's pieces that stop it, solved exactly by retrograde
-            analysis with one of them moving and the others standing.  Every legal move is raced, not only
+            of the time, and as a Scout where it may be one, and each revealed movable piece, against the
+            player's pieces that stop it, solved exactly by retrograde analysis with one of them moving and
+            the others standing.  Every legal move is raced, not only
             the prior's: where the prior holds none of the moves that force the fewest raids (the test-time
             layer's pointless threats and value bounds may take out the one move that blocks a Scout's run),
             those moves join it, each with the prior's least probability, before the others are dropped.
