@@ -101,6 +101,8 @@ def arena(
     max_moves: int = typer.Option(None, help="moves (both players) before a draw; default: the variant's"),
     relax_repetition: bool = typer.Option(False, help="turn off the two-squares and more-squares rules (old UCC bots)"),
     explain: bool = typer.Option(False, help="with --out: log every network-agent decision beside each record (JSONL)"),
+    resume: bool = typer.Option(False, help="with --out: keep the games a stopped run of the same match saved there "
+                                             "and play only the rest"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
 ) -> None:
     """Play every pair of agents, both colours, and print the match table and ratings."""
@@ -114,9 +116,11 @@ def arena(
     if relax_repetition:
         v = v.with_rules(two_squares=False, more_squares=False)
     try:
-        result = run_tournament(agents, games, v, seed, workers, out, explain=explain)
+        result = run_tournament(agents, games, v, seed, workers, out, explain=explain, resume=resume)
     except AgentCrashed as e:
-        typer.echo(f"error: the match stopped: {e} (the records of the games before it are kept)", err=True)
+        kept = ("the other games are saved in --out: once it is mended, the same command with --resume plays only "
+                "the games that stopped" if out else "give --out to keep the games that finish")
+        typer.echo(f"error: {e} ({kept})", err=True)
         raise typer.Exit(1) from None
     except ValueError as e:
         raise typer.BadParameter(str(e)) from None

@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 
 from deepnash.agents.random_agent import RandomAgent
 from deepnash.arena import AgentCrashed, MatchResult, referee, referee_game, run_match, run_tournament
+from deepnash.arena import match as match_module
 from deepnash.arena.stats import bradley_terry, wilson
 from deepnash.cli import app
 from deepnash.game import BARRAGE, Termination
@@ -124,7 +125,109 @@ def test_the_arena_command_reports_a_crashed_agent_and_fails(monkeypatch):
     monkeypatch.setattr(RandomAgent, "act", _breaking(RandomAgent.act))
     r = CliRunner().invoke(app, ["arena", "random", "greedy", "--games", "2", "--variant", "barrage"])
     assert r.exit_code == 1
-    assert "the match stopped: random (Red) raised ValueError at ply 4 of the game of seed 0" in r.output
+    assert r.output.startswith("error: 2 of the 2 games played stopped on an agent's error; the first: random (Red) "
+                               "raised ValueError at ply 4 of the game of seed 0: zero-size array")
+    assert "give --out to keep the games that finish" in r.output
+
+
+def _flaky(monkeypatch, broken_games: set[int]):
+    """Make ``random`` crash (an ``AgentCrashed``) at its third move in the games of seeds ``broken_games``."""
+    reset, act = RandomAgent.reset, RandomAgent.act
+
+    def remembering_reset(self, variant, player, seed=None):
+        self.game_seed = None if seed is None else seed // 2
+        reset(self, variant, player, seed)
+
+    def flaky_act(self, view):
+        if self.game_seed in broken_games and view.ply >= 4:
+            raise ValueError("zero-size array")
+        return act(self, view)
+
+    monkeypatch.setattr(RandomAgent, "reset", remembering_reset)
+    monkeypatch.setattr(RandomAgent, "act", flaky_act)
+
+
+def _without_seconds(m: MatchResult) -> dict:
+    d = m.to_dict()
+    d.pop("seconds")  # wall-clock
+    return d
+
+
+def test_a_crash_stops_one_game_and_resume_plays_only_it(monkeypatch, tmp_path):
+    broken = {1}
+    _flaky(monkeypatch, broken)
+    with pytest.raises(AgentCrashed, match=r"raised ValueError at ply \d+ of the game of seed 1: zero-size array"):
+        run_match("random", "greedy", 4, BARRAGE, seed=0, out=tmp_path)
+    saved = sorted(f.name for f in tmp_path.glob("*.result.json"))
+    assert saved == [f"00-random-vs-greedy-{g:04d}.result.json" for g in (0, 2, 3)]  # the games after it went on
+    assert len(list(tmp_path.glob("*.xml"))) == 3
+
+    played = []
+    task = match_module._game_task
+    monkeypatch.setattr(match_module, "_game_task", lambda t: played.append(t[4]) or task(t))
+    broken.clear()  # the bug mended
+    resumed = run_match("random", "greedy", 4, BARRAGE, seed=0, out=tmp_path, resume=True)
+    assert played == [1]
+    assert len(list(tmp_path.glob("*.result.json"))) == len(list(tmp_path.glob("*.xml"))) == 4
+    assert _without_seconds(resumed) == _without_seconds(run_match("random", "greedy", 4, BARRAGE, seed=0))
+    played.clear()
+    again = run_match("random", "greedy", 4, BARRAGE, seed=0, out=tmp_path, resume=True)
+    assert played == [] and again.to_dict() == resumed.to_dict()  # times too: read back, not measured again
+
+
+def test_resume_in_parallel_plays_the_missing_games_in_their_places(tmp_path):
+    whole = run_match("greedy", "random", 6, BARRAGE, seed=9, workers=2, out=tmp_path)
+    for g in (0, 3, 4):
+        (tmp_path / f"00-greedy-vs-random-{g:04d}.result.json").unlink()
+    resumed = run_match("greedy", "random", 6, BARRAGE, seed=9, workers=2, out=tmp_path, resume=True)
+    assert _without_seconds(resumed) == _without_seconds(whole)
+    assert [g.seconds for i, g in enumerate(resumed.games) if i not in (0, 3, 4)] == \
+           [g.seconds for i, g in enumerate(whole.games) if i not in (0, 3, 4)]
+
+
+def test_several_crashes_are_counted_and_the_first_named(monkeypatch):
+    _flaky(monkeypatch, {1, 2})
+    with pytest.raises(AgentCrashed, match=r"^2 of the 4 games played stopped on an agent's error; the first: "
+                                           r"random \((Red|Blue)\) raised ValueError at ply \d+ of the game of seed 1"):
+        run_match("random", "greedy", 4, BARRAGE, seed=0)
+
+
+def test_resume_refuses_results_it_cannot_trust(tmp_path):
+    with pytest.raises(ValueError, match="out folder"):
+        run_match("random", "greedy", 2, BARRAGE, seed=0, resume=True)
+    run_match("random", "greedy", 2, BARRAGE, seed=0, out=tmp_path)
+    with pytest.raises(ValueError, match=r"0000\.result\.json: that game was random against greedy with seed 0"):
+        run_match("random", "greedy", 2, BARRAGE, seed=5, out=tmp_path, resume=True)
+    with pytest.raises(ValueError, match=r"under Variant\(name='barrage'.*max_moves=2000.*, not random against greedy "
+                                         r"with seed 0 under Variant\(name='barrage'.*max_moves=500"):
+        run_match("random", "greedy", 2, BARRAGE.with_rules(max_moves=500), seed=0, out=tmp_path, resume=True)
+    result = tmp_path / "00-random-vs-greedy-0001.result.json"
+    saved = json.loads(result.read_text())
+    result.write_text(json.dumps({**saved, "a": "checkpoint:elsewhere/random"}))  # specs whose file names agree
+    with pytest.raises(ValueError, match="that game was checkpoint:elsewhere/random against greedy"):
+        run_match("random", "greedy", 2, BARRAGE, seed=0, out=tmp_path, resume=True)
+    result.write_text(result.read_text()[:-20])  # cut short
+    with pytest.raises(ValueError, match=r"0001\.result\.json: not a game result the arena can resume from "
+                                         r"\(JSONDecodeError.*delete it to play that game again"):
+        run_match("random", "greedy", 2, BARRAGE, seed=0, out=tmp_path, resume=True)
+    saved = json.loads((tmp_path / "00-random-vs-greedy-0000.result.json").read_text())
+    saved["result"]["winner"] = 2
+    result.write_text(json.dumps(saved))
+    with pytest.raises(ValueError, match="winner must be 0, 1 or null"):
+        run_match("random", "greedy", 2, BARRAGE, seed=0, out=tmp_path, resume=True)
+
+
+def test_the_arena_command_resumes_a_stopped_match(monkeypatch, tmp_path):
+    broken = {0}
+    _flaky(monkeypatch, broken)
+    args = ["arena", "random", "greedy", "--games", "2", "--variant", "barrage", "--out", str(tmp_path), "--json"]
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 1
+    assert "the same command with --resume plays only the games that stopped" in r.output
+    broken.clear()
+    r = CliRunner().invoke(app, args + ["--resume"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["pairs"][0]["games"] == 2
 
 
 def test_bad_arguments():

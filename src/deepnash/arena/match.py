@@ -5,14 +5,22 @@ Game ``i`` of a pair has agent ``a`` as Red when ``i`` is even and the seed
 any number of workers.  Workers are separate processes (``spawn``), each
 building its agents from their spec strings (``agents.registry``) and computing
 on one thread.
+
+With an ``out`` folder, each finished game leaves its Gravon record ``NAME.xml``
+and its result ``NAME.result.json`` (the agents' specs, the game's seed, the
+variant and ``GameResult.to_dict``).  A match stopped part-way (an agent's
+crash, an interrupt, a lost machine) resumes from them: ``resume=True`` plays
+only the games that have no result file yet.
 """
 
 from __future__ import annotations
 
+import json
+import logging
 import multiprocessing
 import os
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -22,8 +30,10 @@ import numpy as np
 from ..agents.registry import make_agent
 from ..game import Variant, get_variant
 from ..notation.gravon import write_xml
-from .referee import GameResult, referee_game
+from .referee import AgentCrashed, GameResult, referee_game
 from .stats import rating_intervals, wilson
+
+_log = logging.getLogger(__name__)
 
 
 def a_side(game: int) -> int:
@@ -138,8 +148,41 @@ def _game_task(task: tuple) -> GameResult:
     finally:
         if log is not None:
             log.close()
-    if out_path is not None and result.record is not None:
-        write_xml(result.record, out_path)
+    if out_path is not None:
+        if result.record is not None:
+            write_xml(result.record, out_path)
+        saved = {"a": a_spec, "b": b_spec, "seed": seed, "variant": repr(variant), "result": result.to_dict()}
+        part = _result_path(out_path).with_suffix(".part")
+        part.write_text(json.dumps(saved), encoding="utf-8")
+        part.replace(_result_path(out_path))  # whole or absent: a resumed match never reads half a file
+    return result
+
+
+def _result_path(record_path: Path) -> Path:
+    return record_path.with_suffix(".result.json")
+
+
+def _recorded(task: tuple) -> GameResult | None:
+    """The result an earlier run of the same match left for ``task``'s game, ``None`` if it left none.
+
+    Raises:
+        ValueError: the result file is unreadable, or it was written by a game of other agents, seed or variant.
+    """
+    a_spec, b_spec, _, variant, seed, out_path, _ = task
+    path = _result_path(out_path)
+    if not path.exists():
+        return None
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        played = (saved["a"], saved["b"], saved["seed"], saved["variant"])
+        result = GameResult.from_dict(saved["result"])
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise ValueError(f"{path}: not a game result the arena can resume from ({type(e).__name__}: {e}); "
+                         "delete it to play that game again") from None
+    if played != (a_spec, b_spec, seed, repr(variant)):
+        raise ValueError(f"{path}: that game was {played[0]} against {played[1]} with seed {played[2]} under "
+                         f"{played[3]}, not {a_spec} against {b_spec} with seed {seed} under {variant!r}: "
+                         "resume with the arguments of the match that wrote it, or give another out folder")
     return result
 
 
@@ -165,10 +208,40 @@ def _one_thread() -> None:
 
 
 def _run(tasks: list[tuple], workers: int) -> list[GameResult]:
+    """Play every task, in ``workers`` processes; the results in the tasks' order.
+
+    A game whose agent crashes (``AgentCrashed``) is logged when it happens and the other games go on.
+
+    Raises:
+        AgentCrashed: after the last game, when any crashed; it names every crashed game.
+    """
+    results: list[GameResult | None] = [None] * len(tasks)
+    crashes: list[tuple[int, str]] = []
+
+    def settle(k: int, result) -> None:
+        try:
+            results[k] = result()
+        except AgentCrashed as e:
+            _log.error("a game stopped, the others go on: %s", e)
+            crashes.append((k, str(e)))
+
     if workers <= 1:
-        return [_game_task(t) for t in tasks]
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_one_thread) as pool:
-        return list(pool.map(_game_task, tasks, chunksize=max(1, len(tasks) // (workers * 4))))
+        for k, t in enumerate(tasks):
+            settle(k, lambda t=t: _game_task(t))
+    else:
+        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_one_thread)
+        try:
+            futures = {pool.submit(_game_task, t): k for k, t in enumerate(tasks)}
+            for f in as_completed(futures):
+                settle(futures[f], f.result)
+        finally:  # on an interrupt, the games not started are dropped; the finished ones are saved
+            pool.shutdown(wait=True, cancel_futures=True)
+    if crashes:
+        crashes.sort()
+        first = crashes[0][1]
+        raise AgentCrashed(first if len(crashes) == 1 else
+                           f"{len(crashes)} of the {len(tasks)} games played stopped on an agent's error; the first: {first}")
+    return results
 
 
 def run_tournament(
@@ -180,6 +253,7 @@ def run_tournament(
     out: str | Path | None = None,
     rating_samples: int = 200,
     explain: bool = False,
+    resume: bool = False,
 ) -> TournamentResult:
     """Play ``games`` games for every pair of ``specs`` (round robin), colours alternating.
 
@@ -193,10 +267,16 @@ def run_tournament(
         rating_samples: bootstrap samples for the rating intervals.
         explain: beside each record, write ``GAME.explain.jsonl``: every decision of the network
             agents (raw policy, what each test-time layer changed, value; ``testtime.DecisionLog``).
+        resume: take the games an earlier run of this match left in ``out`` (their ``.result.json``)
+            and play only the others.
 
     Raises:
-        ValueError: fewer than two specs, or ``games < 1``.
+        ValueError: fewer than two specs, ``games < 1``, ``resume`` without ``out``, or a result file in
+            ``out`` that is unreadable or from another match.
         agents.registry.AgentSpecError: a bad spec (checked before any game starts).
+        AgentCrashed: an agent raised an exception that is not a forfeit (a bug).  The other games are
+            played first; with ``out``, their records and results are saved, and ``resume`` plays the
+            crashed games again.
     """
     if len(specs) < 2:
         raise ValueError(f"a match needs at least two agents, got {list(specs)}")
@@ -204,6 +284,8 @@ def run_tournament(
         raise ValueError(f"games must be at least 1, got {games}")
     if explain and out is None:
         raise ValueError("explain writes beside the game records: give an out folder too")
+    if resume and out is None:
+        raise ValueError("resume reads the results an earlier run left in its out folder: give that folder")
     for s in specs:
         make_agent(s)
     variant = get_variant(variant)
@@ -211,7 +293,11 @@ def run_tournament(
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
     pairs = list(combinations(range(len(specs)), 2))
-    results = _run(_tasks(specs, pairs, games, variant, seed, folder, explain), workers)
+    tasks = _tasks(specs, pairs, games, variant, seed, folder, explain)
+    results: list[GameResult | None] = [_recorded(t) if resume else None for t in tasks]
+    todo = [k for k, r in enumerate(results) if r is None]
+    for k, r in zip(todo, _run([tasks[k] for k in todo], workers)):
+        results[k] = r
     matches = tuple(
         MatchResult(specs[i], specs[j], tuple(results[k * games:(k + 1) * games])) for k, (i, j) in enumerate(pairs)
     )
@@ -228,7 +314,8 @@ def run_tournament(
 
 def run_match(
     a_spec: str, b_spec: str, games: int, variant: Variant | str = "classic", seed: int = 0, workers: int = 1,
-    out: str | Path | None = None, explain: bool = False,
+    out: str | Path | None = None, explain: bool = False, resume: bool = False,
 ) -> MatchResult:
     """``games`` games between two agent specs, ``a`` Red in the even-numbered ones (see ``run_tournament``)."""
-    return run_tournament([a_spec, b_spec], games, variant, seed, workers, out, explain=explain).matches[0]
+    return run_tournament([a_spec, b_spec], games, variant, seed, workers, out, explain=explain,
+                          resume=resume).matches[0]

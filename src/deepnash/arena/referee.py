@@ -5,7 +5,8 @@ crashed, timed out, answered nonsense or surrendered), returns a setup the
 variant does not allow, or returns an illegal move.  It loses the game and
 the result carries the UCC 2012 manager's result code and the reason.  Any
 other exception an agent raises is a bug in this process, not a forfeit: it
-stops the match as ``AgentCrashed``, which names the agent, the ply and the game.
+stops the game as ``AgentCrashed``, which names the agent, the ply and the game
+(the arena plays its other games, then raises it; ``arena.match``).
 """
 
 from __future__ import annotations
@@ -58,6 +59,28 @@ class GameResult:
     reason: str | None = None
     record: GravonRecord | None = None
     seconds: tuple[float, float] = (0.0, 0.0)
+
+    def to_dict(self) -> dict:
+        """Every attribute but ``record``, as JSON values (``from_dict`` reads it back)."""
+        return {"players": list(self.players), "winner": self.winner, "termination": self.termination,
+                "plies": self.plies, "codes": list(self.codes), "reason": self.reason, "seconds": list(self.seconds)}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "GameResult":
+        """The result ``to_dict`` wrote, without its record.
+
+        Raises:
+            KeyError, TypeError, ValueError: ``d`` is not such a result.
+        """
+        winner = d["winner"]
+        if winner not in (0, 1, None):
+            raise ValueError(f"winner must be 0, 1 or null, got {winner!r}")
+        players, codes, seconds = (tuple(d[k]) for k in ("players", "codes", "seconds"))
+        if not len(players) == len(codes) == len(seconds) == 2:
+            raise ValueError("players, codes and seconds need two entries each, Red first")
+        return cls((str(players[0]), str(players[1])), winner, str(d["termination"]), int(d["plies"]),
+                   (str(codes[0]), str(codes[1])), None if d["reason"] is None else str(d["reason"]), None,
+                   (float(seconds[0]), float(seconds[1])))
 
 
 def _codes(winner: int | None, termination: Termination | None) -> tuple[str, str]:
