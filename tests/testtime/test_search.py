@@ -981,6 +981,50 @@ def test_the_spy_guard_keeps_a_known_marshal_from_standing_beside_a_piece_that_m
             assert result.policy == pytest.approx(prior)
 
 
+GENERAL_NEAR_MOVED = """
+        10 b9 .. .. .. .. .. .. .. bB bF
+         9 b2 .. .. .. .. .. .. .. .. ..
+         8 .. .. .. .. .. .. .. .. .. ..
+         7 .. .. .. .. .. .. .. .. .. ..
+         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         4 .. .. .. .. .. .. bM .. .. ..
+         3 .. .. .. .. b2 .. .. .. .. ..
+         2 .. .. .. .. .. r9 .. .. .. ..
+         1 rF rB rM .. .. .. .. .. r2 r2
+           a  b  c  d  e  f  g  h  i  j
+        """
+
+
+def test_the_general_guard_keeps_a_known_general_from_a_moved_piece_that_may_be_the_marshal():
+    """``general_guard``: Blue's hidden Marshal has stepped g4-g3.  With Red's General on f2 revealed, f2-g2 and
+    f2-f3 end beside g3 and leave the prior; f2-e2, beside the unmoved e3, stays (only moved pieces count); a
+    hidden General risks nothing here."""
+    from deepnash.testtime.search import marshalled_moves
+
+    army = Variant("duel", piece_counts=tuple({FLAG: 1, BOMB: 1, SCOUT: 2, GENERAL: 1, MARSHAL: 1}.get(t, 0)
+                                              for t in range(12)))
+
+    def view_with(*shown):
+        played = Played(GENERAL_NEAR_MOVED, army, reveal=shown)
+        played.push("i1-i2", "g4-g3")
+        return played.view(0)
+
+    exposed = {Move.parse("f2-g2"), Move.parse("f2-f3")}
+    view = view_with("f2")
+    assert Move.parse("f2-e2") in view.legal_moves and exposed <= set(view.legal_moves)
+    assert marshalled_moves(view, view.legal_moves) == exposed
+    hidden = view_with()
+    assert marshalled_moves(hidden, hidden.legal_moves) == set()
+    prior = {m: 1.0 / len(view.legal_moves) for m in view.legal_moves}
+    for guarded in (False, True):
+        search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=0, candidates=3, rounds=1,
+                                                                  alpha=0.0, general_guard=guarded))
+        search.reset(army, 0)
+        kept = {m for m, p in search.run(view, prior, np.random.default_rng(0)).policy.items() if p > 0}
+        assert kept == (set(view.legal_moves) - exposed if guarded else set(view.legal_moves))
+
+
 @pytest.mark.parametrize("variant", [BARRAGE, CLASSIC])
 def test_a_searching_agent_plays_whole_legal_games(variant):
     net = DeepNashNet(get_preset("tiny"))
