@@ -213,7 +213,7 @@ def _run(tasks: list[tuple], workers: int) -> list[GameResult]:
     A game whose agent crashes (``AgentCrashed``) is logged when it happens and the other games go on.
 
     Raises:
-        AgentCrashed: after the last game, when any crashed; it names every crashed game.
+        AgentCrashed: after the last game, when any crashed; it counts them and names the first.
     """
     results: list[GameResult | None] = [None] * len(tasks)
     crashes: list[tuple[int, str]] = []
