@@ -217,6 +217,36 @@ def test_q_is_the_value_of_the_position_the_move_leads_to():
         assert q[m] == pytest.approx(base + 0.01 * advance[m], abs=1e-5), m
 
 
+def test_value_weight_adds_the_value_of_the_leaf_to_the_material_it_wins():
+    """``value_weight=w`` with ``leaf=gain``: every quiet move wins the same material, and the value head's
+    judgement of the position after it (the row count of ``test_q_is_the_value...``, 0.01 a row) adds ``w``
+    times its value for the player searching, so ``Q`` rises by ``0.01 w`` for each row a quiet move advances.
+    Without it the value head is never read."""
+    game, history = random_position(BARRAGE, 5, 0)
+    view = PlayerView.of(game, game.turn, history)
+    me = view.player
+
+    def rows_value(obs):
+        theirs = obs[:, 13:25].sum(axis=1).reshape(len(obs), 10, 10)
+        return (0.01 * (theirs.sum(axis=2) @ np.arange(10, dtype=np.float32))).astype(np.float32)
+
+    quiet = [m for m in view.legal_moves if view.owner[m.to_sq] == -1]
+    q = {}
+    for weight, value_fn in ((0.0, lambda obs: np.full(len(obs), np.nan, np.float32)), (0.5, rows_value)):
+        search = Search(uniform_logits, value_fn, SearchConfig(samples=2, depth=0, candidates=len(quiet), rounds=1,
+                                                               leaf="gain", value_weight=weight))
+        search.reset(BARRAGE, me)
+        q[weight] = search.run(view, {m: 1 / len(quiet) for m in quiet}, np.random.default_rng(0)).q
+    assert len({round(v, 9) for v in q[0.0].values()}) == 1  # the material cannot tell the quiet moves apart
+    advance = {m: (m.to_sq // 10 - m.from_sq // 10) * (1 if me == 0 else -1) for m in quiet}
+    base = q[0.5][quiet[0]] - 0.005 * advance[quiet[0]]
+    for m in quiet:
+        assert q[0.5][m] == pytest.approx(base + 0.005 * advance[m], abs=1e-5), m
+    assert len(set(advance.values())) > 1
+    with pytest.raises(ValueError, match="value_weight"):
+        SearchConfig(value_weight=-0.1)
+
+
 def marshal_below(above: int) -> np.ndarray:
     """``int8[100]``: a Barrage board with Red's Marshal on e2, Red's Flag on a1, Blue's Scout on a10 and Flag
     on j10, and the board code ``above`` on e3."""

@@ -148,6 +148,10 @@ class SearchConfig:
             0.5); ``people``, the worth people's results give each type in the variant
             (``beliefs.PEOPLE_PIECE_VALUE``: Marshal 0.91, Sergeant 0.14, Bomb 0.06 in Classic), for which
             ``tanh`` of the material a line wins is the change of ``2 P(win) - 1`` people's games predict.
+        value_weight: with a material leaf (``material``, ``progress``, ``gain``), the value head's judgement of
+            each unfinished leaf (``P(win) - P(loss)`` for the player searching), times ``value_weight``, is added
+            to its score (0: the value head is not read).  The material a line wins is the same on most quiet
+            moves; the value tells them apart by what it learnt from people's results.
         contempt: how much worse than even a draw is for the player searching, in [0, 1], as chess
             engines' contempt: the draw term pulls a leaf towards ``-contempt`` instead of 0
             (``- r**2 (tanh(d_leaf) + contempt)``; a drawn rollout scores ``-contempt`` with
@@ -278,6 +282,7 @@ class SearchConfig:
     captures: bool = False
     leaf: str = "value"
     piece_values: str = "thesis"
+    value_weight: float = 0.0
     belief: str = "heuristic"
     precision: str = "auto"
     contempt: float = 0.0
@@ -313,9 +318,9 @@ class SearchConfig:
             raise ValueError(f"search precision {self.precision!r}: choose one of {', '.join(PRECISIONS)}")
         if not self.belief:
             raise ValueError(f"search belief: choose {', '.join(BELIEF_SOURCES)} or a belief network's directory")
-        if min(self.approach, self.evict, self.hunt) < 0:
-            raise ValueError(f"search approach, evict and hunt must be >= 0, got {self.approach}, {self.evict} "
-                             f"and {self.hunt}")
+        if min(self.approach, self.evict, self.hunt, self.value_weight) < 0:
+            raise ValueError(f"search approach, evict, hunt and value_weight must be >= 0, got {self.approach}, "
+                             f"{self.evict}, {self.hunt} and {self.value_weight}")
         for name in ("contempt", "guard"):
             if not 0 <= getattr(self, name) <= 1:
                 raise ValueError(f"search {name} must be in [0, 1], got {getattr(self, name)}")
@@ -599,6 +604,9 @@ class Search:
             result[leaf] = gained - near * (np.maximum(np.tanh(lead), behind) + cfg.contempt)
             if near_flag is not None:  # against an opponent that does not press, a step nearer its Flag is progress
                 result[leaf] += cfg.approach * (near_flag[leaf] - flag_approach(env.state.board[leaf], me))
+            if cfg.value_weight > 0 and live.any():  # the value's judgement of the unfinished leaves
+                value = self.value_fn(env.obs[live])
+                result[live] += cfg.value_weight * np.where(env.player[live] == me, value, -value)
         pending = live | drawn  # the games the rollouts did not decide
         result[pending] = result[pending] * (1 - danger[pending]) - danger[pending]
         return result.reshape(k, m).sum(axis=0)
