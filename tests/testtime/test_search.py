@@ -192,6 +192,13 @@ def test_the_budget_decides_how_many_rounds_run():
     assert capped.run(view, prior, np.random.default_rng(0)).rounds == 2
 
 
+def rows_value(obs: np.ndarray) -> np.ndarray:
+    """0.01 for each row of the other side's pieces in the acting player's frame (the opponent likes my pieces
+    far from it)."""
+    theirs = obs[:, 13:25].sum(axis=1).reshape(len(obs), 10, 10)  # each occupied square sums to 1
+    return (0.01 * (theirs.sum(axis=2) @ np.arange(10, dtype=np.float32))).astype(np.float32)
+
+
 def test_q_is_the_value_of_the_position_the_move_leads_to():
     """With depth 0, Q of a move is minus the value of the position after it for the opponent, to
     move there.  A value function that counts the rows of the other side's pieces in the acting
@@ -200,14 +207,8 @@ def test_q_is_the_value_of_the_position_the_move_leads_to():
     game, history = random_position(BARRAGE, 5, 0)
     view = PlayerView.of(game, game.turn, history)
     me = view.player
-
-    def value(obs):
-        theirs = obs[:, 13:25].sum(axis=1).reshape(len(obs), 10, 10)  # each occupied square sums to 1
-        rows = theirs.sum(axis=2) @ np.arange(10, dtype=np.float32)
-        return (0.01 * rows).astype(np.float32)
-
     quiet = [m for m in view.legal_moves if view.owner[m.to_sq] == -1]
-    search = Search(uniform_logits, value, SearchConfig(samples=2, depth=0, candidates=len(quiet), rounds=1))
+    search = Search(uniform_logits, rows_value, SearchConfig(samples=2, depth=0, candidates=len(quiet), rounds=1))
     search.reset(BARRAGE, me)
     q = search.run(view, {m: 1 / len(quiet) for m in quiet}, np.random.default_rng(0)).q
     assert set(q) == set(quiet)
@@ -219,17 +220,12 @@ def test_q_is_the_value_of_the_position_the_move_leads_to():
 
 def test_value_weight_adds_the_value_of_the_leaf_to_the_material_it_wins():
     """``value_weight=w`` with ``leaf=gain``: every quiet move wins the same material, and the value head's
-    judgement of the position after it (the row count of ``test_q_is_the_value...``, 0.01 a row) adds ``w``
+    judgement of the position after it (``rows_value``, 0.01 a row) adds ``w``
     times its value for the player searching, so ``Q`` rises by ``0.01 w`` for each row a quiet move advances.
     Without it the value head is never read."""
     game, history = random_position(BARRAGE, 5, 0)
     view = PlayerView.of(game, game.turn, history)
     me = view.player
-
-    def rows_value(obs):
-        theirs = obs[:, 13:25].sum(axis=1).reshape(len(obs), 10, 10)
-        return (0.01 * (theirs.sum(axis=2) @ np.arange(10, dtype=np.float32))).astype(np.float32)
-
     quiet = [m for m in view.legal_moves if view.owner[m.to_sq] == -1]
     q = {}
     for weight, value_fn in ((0.0, lambda obs: np.full(len(obs), np.nan, np.float32)), (0.5, rows_value)):
