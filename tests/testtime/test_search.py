@@ -70,6 +70,11 @@ def zero_values(obs: np.ndarray) -> np.ndarray:
     return np.zeros(len(obs), np.float32)
 
 
+def nan_values(obs: np.ndarray) -> np.ndarray:
+    """NaN everywhere: a value head that must not be read (a NaN read would spoil every ``Q``)."""
+    return np.full(len(obs), np.nan, np.float32)
+
+
 # -- the belief ---------------------------------------------------------------------------------------
 
 def random_belief_network(seed: int = 0) -> LearnedBelief:
@@ -228,7 +233,7 @@ def test_value_weight_adds_the_value_of_the_leaf_to_the_material_it_wins():
     me = view.player
     quiet = [m for m in view.legal_moves if view.owner[m.to_sq] == -1]
     q = {}
-    for weight, value_fn in ((0.0, lambda obs: np.full(len(obs), np.nan, np.float32)), (0.5, rows_value)):
+    for weight, value_fn in ((0.0, nan_values), (0.5, rows_value)):
         search = Search(uniform_logits, value_fn, SearchConfig(samples=2, depth=0, candidates=len(quiet), rounds=1,
                                                                leaf="gain", value_weight=weight))
         search.reset(BARRAGE, me)
@@ -289,9 +294,6 @@ def test_material_leaves_score_the_sampled_board():
 
     view, truth = marshal_next_to_general()
 
-    def nan_values(obs):  # the value head must not be read
-        return np.full(len(obs), np.nan, np.float32)
-
     search = Search(uniform_logits, nan_values, SearchConfig(samples=2, depth=0, candidates=len(view.legal_moves), rounds=1,
                                       leaf="material"), belief=exactly(truth))
     search.reset(BARRAGE, 0)
@@ -315,7 +317,7 @@ def test_people_piece_values_price_the_material_as_people_s_results_do():
     view, truth = marshal_next_to_general()
     moves = {m: 1 / len(view.legal_moves) for m in view.legal_moves}
     config = SearchConfig(samples=2, depth=0, candidates=len(moves), rounds=1, leaf="material", piece_values="people")
-    search = Search(uniform_logits, lambda obs: np.full(len(obs), np.nan, np.float32), config,
+    search = Search(uniform_logits, nan_values, config,
                     belief=exactly(truth))
     search.reset(BARRAGE, 0)
     q = search.run(view, moves, np.random.default_rng(0)).q

@@ -588,8 +588,7 @@ class Search:
         live = np.isnan(result)
         if cfg.leaf == "value":
             if live.any():
-                value = self.value_fn(env.obs[live])
-                result[live] = np.where(env.player[live] == me, value, -value)
+                result[live] = self._values_for(env, live, me)
             result[drawn] = -cfg.contempt
         elif (leaf := live | drawn).any():
             lead = material_difference(env.state.board[leaf], me, worth)
@@ -605,11 +604,16 @@ class Search:
             if near_flag is not None:  # against an opponent that does not press, a step nearer its Flag is progress
                 result[leaf] += cfg.approach * (near_flag[leaf] - flag_approach(env.state.board[leaf], me))
             if cfg.value_weight > 0 and live.any():  # the value's judgement of the unfinished leaves
-                value = self.value_fn(env.obs[live])
-                result[live] += cfg.value_weight * np.where(env.player[live] == me, value, -value)
+                result[live] += cfg.value_weight * self._values_for(env, live, me)
         pending = live | drawn  # the games the rollouts did not decide
         result[pending] = result[pending] * (1 - danger[pending]) - danger[pending]
         return result.reshape(k, m).sum(axis=0)
+
+    def _values_for(self, env: VectorEnv, rows: np.ndarray, me: int) -> np.ndarray:
+        """``float[R]``: the value head's judgement of the games ``rows`` (``bool[B]``) of ``env`` for player ``me``
+        (the value is the player to move's, so it is negated where the opponent moves)."""
+        value = self.value_fn(env.obs[rows])
+        return np.where(env.player[rows] == me, value, -value)
 
     def _rollout_actions(self, env: VectorEnv, live: np.ndarray, rng: np.random.Generator,
                          worth: np.ndarray) -> np.ndarray:
