@@ -23,7 +23,7 @@ from deepnash.game import BARRAGE, CLASSIC, Game, Move, Variant
 from deepnash.game import kernels as K
 from deepnash.game.codes import EMPTY, LAKE, code_of, owners, types as types_of
 from deepnash.game.squares import parse_square
-from deepnash.game.pieces import BOMB, CAPTAIN, FLAG, GENERAL, LIEUTENANT, MAJOR, MARSHAL, MINER, SCOUT, SPY
+from deepnash.game.pieces import BOMB, CAPTAIN, FLAG, GENERAL, LIEUTENANT, MAJOR, MARSHAL, MINER, SCOUT, SERGEANT, SPY
 from deepnash.infostate.beliefs import FIGHT, IMMOVABLE, PEOPLE_PIECE_VALUE, PIECE_VALUE, hidden_counts
 from deepnash.infostate.determinize import load_determinization, sample_hidden
 from deepnash.infostate.observe import move_rows, observe_view
@@ -1051,6 +1051,50 @@ def test_the_general_guard_keeps_a_known_general_from_a_moved_piece_that_may_be_
         search.reset(army, 0)
         kept = {m for m, p in search.run(view, prior, np.random.default_rng(0)).policy.items() if p > 0}
         assert kept == (set(view.legal_moves) - exposed if guarded else set(view.legal_moves))
+
+
+LIEUTENANT_BY_GENERAL = """
+        10 .. .. .. .. .. .. .. .. bB bF
+         9 .. .. .. .. .. .. .. .. .. b2
+         8 .. .. .. .. .. .. .. .. .. ..
+         7 .. .. .. .. .. .. .. .. .. ..
+         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         4 .. .. .. .. b9 b2 .. .. .. ..
+         3 .. .. .. r5 .. r4 .. .. .. ..
+         2 .. .. .. .. rM .. .. .. .. ..
+         1 rF rB .. .. .. .. .. .. r2 r2
+           a  b  c  d  e  f  g  h  i  j
+        """
+
+
+def test_the_hang_guard_keeps_a_piece_from_stepping_where_a_revealed_piece_takes_it_unanswered():
+    """``hang_guard``: Blue's General on e4 is revealed.  d3-d4 leaves Red's Lieutenant beside it with nothing to
+    take it back: dropped.  d3-e3 and f3-e3 stand beside it too, but Red's Marshal on e2 takes the General back
+    there; the Sergeant's f3xf4 is an attack (its battle settles it), and the Marshal's e2-e3 fears nothing.
+    With the General hidden, nothing is dropped: the guard reads public information alone."""
+    from deepnash.testtime.search import hanging_moves
+
+    army = Variant("duel", piece_counts=tuple(
+        {FLAG: 1, BOMB: 1, SCOUT: 3, LIEUTENANT: 1, SERGEANT: 1, GENERAL: 1, MARSHAL: 1}.get(t, 0) for t in range(12)))
+    view = Played(LIEUTENANT_BY_GENERAL, army, reveal=("e4",)).view(0)
+    legal = {str(m) for m in view.legal_moves}
+    assert {"d3-d4", "d3-e3", "f3-e3", "f3-f4", "e2-e3"} <= legal
+    assert {str(m) for m in hanging_moves(view, view.legal_moves)} == {"d3-d4"}
+    hidden = Played(LIEUTENANT_BY_GENERAL, army).view(0)
+    assert hanging_moves(hidden, hidden.legal_moves) == set()
+    prior = {m: 1.0 / len(view.legal_moves) for m in view.legal_moves}
+    for guarded in (False, True):
+        search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=0, candidates=3, rounds=1,
+                                                                  alpha=0.0, hang_guard=guarded))
+        search.reset(army, 0)
+        kept = {str(m) for m, p in search.run(view, prior, np.random.default_rng(0)).policy.items() if p > 0}
+        assert kept == (legal - {"d3-d4"} if guarded else legal)
+    only = {Move.parse("d3-d4"): 1.0}  # where every move of the prior hangs, none is dropped
+    search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=0, candidates=3, rounds=1,
+                                                              hang_guard=True))
+    search.reset(army, 0)
+    assert search.run(view, only, np.random.default_rng(0)).policy[Move.parse("d3-d4")] == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize("variant", [BARRAGE, CLASSIC])
