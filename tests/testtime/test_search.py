@@ -77,6 +77,15 @@ def nan_values(obs: np.ndarray) -> np.ndarray:
 
 # -- the belief ---------------------------------------------------------------------------------------
 
+def one_round(view: PlayerView, prior: dict[Move, float], **options):
+    """The ``SearchResult`` of one round of 2 samples over 3 candidates from ``prior`` at ``view``, looking no further
+    than the move, with no preference, no value and ``alpha`` 0 unless ``options`` (``SearchConfig`` fields) say."""
+    search = Search(uniform_logits, zero_values, SearchConfig(**{"samples": 2, "depth": 0, "candidates": 3,
+                                                                 "rounds": 1, "alpha": 0.0, **options}))
+    search.reset(view.variant, view.player)
+    return search.run(view, prior, np.random.default_rng(0))
+
+
 def random_belief_network(seed: int = 0) -> LearnedBelief:
     """A learned belief from an untrained belief network: marginals with opinions, none of them right."""
     torch.manual_seed(seed)
@@ -922,10 +931,7 @@ def test_no_sacrifice_drops_the_attacks_that_lose_for_certain_on_public_informat
     rest = 0.1 / (len(view.legal_moves) - 2)
     prior = {m: 0.5 if m == marshal else 0.4 if m == scout else rest for m in view.legal_moves}
     for sacrifice in (True, False):
-        search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=0, candidates=3, rounds=1,
-                                                                  alpha=0.0, sacrifice=sacrifice))
-        search.reset(army, 0)
-        result = search.run(view, prior, np.random.default_rng(0))
+        result = one_round(view, prior, sacrifice=sacrifice)
         assert result.prior == prior
         if sacrifice:
             assert result.policy == pytest.approx(prior) and {scout, marshal} <= set(result.q)
@@ -934,8 +940,7 @@ def test_no_sacrifice_drops_the_attacks_that_lose_for_certain_on_public_informat
             assert not {scout, marshal} & set(result.q)
             assert result.policy[miner] == pytest.approx(1 / (len(view.legal_moves) - 2))
         assert math.isclose(sum(result.policy.values()), 1.0)
-    assert search.run(view, {marshal: 0.6, scout: 0.4}, np.random.default_rng(0)).policy == {marshal: 0.6,
-                                                                                               scout: 0.4}
+    assert one_round(view, {marshal: 0.6, scout: 0.4}, sacrifice=False).policy == {marshal: 0.6, scout: 0.4}
 
 
 MARSHAL_BESIDE_HIDDEN = """
@@ -999,10 +1004,7 @@ def test_the_spy_guard_keeps_a_known_marshal_from_standing_beside_a_piece_that_m
     total = sum(prior.values())
     prior = {m: p / total for m, p in prior.items()}
     for guarded in (False, True):
-        search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=0, candidates=3, rounds=1,
-                                                                  alpha=0.0, spy_guard=guarded))
-        search.reset(army, 0)
-        result = search.run(view, prior, np.random.default_rng(0))
+        result = one_round(view, prior, spy_guard=guarded)
         if guarded:
             assert {m for m, p in result.policy.items() if p > 0} == safe
         else:
@@ -1046,10 +1048,7 @@ def test_the_general_guard_keeps_a_known_general_from_a_moved_piece_that_may_be_
     assert marshalled_moves(hidden, hidden.legal_moves) == set()
     prior = {m: 1.0 / len(view.legal_moves) for m in view.legal_moves}
     for guarded in (False, True):
-        search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=0, candidates=3, rounds=1,
-                                                                  alpha=0.0, general_guard=guarded))
-        search.reset(army, 0)
-        kept = {m for m, p in search.run(view, prior, np.random.default_rng(0)).policy.items() if p > 0}
+        kept = {m for m, p in one_round(view, prior, general_guard=guarded).policy.items() if p > 0}
         assert kept == (set(view.legal_moves) - exposed if guarded else set(view.legal_moves))
 
 
@@ -1085,16 +1084,10 @@ def test_the_hang_guard_keeps_a_piece_from_stepping_where_a_revealed_piece_takes
     assert hanging_moves(hidden, hidden.legal_moves) == set()
     prior = {m: 1.0 / len(view.legal_moves) for m in view.legal_moves}
     for guarded in (False, True):
-        search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=0, candidates=3, rounds=1,
-                                                                  alpha=0.0, hang_guard=guarded))
-        search.reset(army, 0)
-        kept = {str(m) for m, p in search.run(view, prior, np.random.default_rng(0)).policy.items() if p > 0}
+        kept = {str(m) for m, p in one_round(view, prior, hang_guard=guarded).policy.items() if p > 0}
         assert kept == (legal - {"d3-d4"} if guarded else legal)
     only = {Move.parse("d3-d4"): 1.0}  # where every move of the prior hangs, none is dropped
-    search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=0, candidates=3, rounds=1,
-                                                              hang_guard=True))
-    search.reset(army, 0)
-    assert search.run(view, only, np.random.default_rng(0)).policy[Move.parse("d3-d4")] == pytest.approx(1.0)
+    assert one_round(view, only, hang_guard=True).policy[Move.parse("d3-d4")] == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize("variant", [BARRAGE, CLASSIC])
