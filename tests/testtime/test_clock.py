@@ -9,7 +9,8 @@ from deepnash.agents import PlayerView
 from deepnash.game import BARRAGE, CLASSIC, Move
 from deepnash.testtime.clock import CRITICAL_FACTOR, MIN_MOVES_TO_GO, GameClock, critical_move, moves_to_go
 from deepnash.testtime.search import Search, SearchConfig
-from test_search import FakeClock, marshal_next_to_general, random_position, uniform_logits, zero_values
+from test_search import FakeClock, marshal_next_to_general, random_position
+from testtime_helpers import uniform_logits, zero_value
 
 
 @settings(max_examples=40, deadline=None)
@@ -63,7 +64,7 @@ def test_the_search_spends_the_clock_and_is_charged_for_every_second():
     game, history = random_position(BARRAGE, 3, 20)
     view = PlayerView.of(game, game.turn, history)
     # the fake clock: every reading is a second later; a round reads it twice
-    search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=1, clock=200.0), clock=FakeClock(1.0))
+    search = Search(uniform_logits, zero_value, SearchConfig(samples=2, depth=1, clock=200.0), clock=FakeClock(1.0))
     search.reset(BARRAGE, view.player)
     result = search.run(view, uniform(view), np.random.default_rng(0), started=0.0)
     longest = GameClock(200.0).budget(BARRAGE, view.ply, critical=True)
@@ -76,7 +77,7 @@ def test_the_search_spends_the_clock_and_is_charged_for_every_second():
     assert result.rounds == 0 and result.q == {} and result.policy == pytest.approx(uniform(view))
     assert search.clock_left == pytest.approx(1.0 - result.seconds) and left > 1.0
     # an increment pays for it again
-    paid = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=1, clock=1.0, increment=30.0),
+    paid = Search(uniform_logits, zero_value, SearchConfig(samples=2, depth=1, clock=1.0, increment=30.0),
                   clock=FakeClock(1.0))
     paid.reset(BARRAGE, view.player)
     assert paid.run(view, uniform(view), np.random.default_rng(0)).rounds >= 5
@@ -85,6 +86,6 @@ def test_the_search_spends_the_clock_and_is_charged_for_every_second():
 def test_without_a_clock_the_search_keeps_its_seconds_a_move():
     game, history = random_position(BARRAGE, 3, 20)
     view = PlayerView.of(game, game.turn, history)
-    search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=1, seconds=4.5), clock=FakeClock(1.0))
+    search = Search(uniform_logits, zero_value, SearchConfig(samples=2, depth=1, seconds=4.5), clock=FakeClock(1.0))
     search.reset(BARRAGE, view.player)
     assert search.run(view, uniform(view), np.random.default_rng(0)).rounds == 2 and search.clock_left is None

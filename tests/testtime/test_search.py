@@ -35,7 +35,7 @@ from deepnash.testtime.search import (APPROACH_HORIZON, APPROACH_NEARNESS, GUARD
                                       Search, SearchConfig, attack_delay, draw_nearness, flag_approach, improve,
                                       material_difference, presses, sure_captures)
 from test_memory import MARSHAL_CHANCE
-from testtime_helpers import Played
+from testtime_helpers import Played, one_round, uniform_logits, zero_value
 
 torch.set_num_threads(1)
 
@@ -55,19 +55,9 @@ def random_position(variant, seed: int, plies: int) -> tuple[Game, tuple]:
     return game, tuple(history)
 
 
-def uniform_logits(obs: np.ndarray, follows: np.ndarray | None = None) -> np.ndarray:
-    """Equal logits everywhere: a policy with no opinion."""
-    return np.zeros((len(obs), 100), np.float32)
-
-
 def exactly(truth: np.ndarray):
     """A belief that knows the opponent's pieces: every draw is ``truth: int8[100]``."""
     return lambda view, exclude: lambda rng, n: np.tile(truth, (n, 1))
-
-
-def zero_values(obs: np.ndarray) -> np.ndarray:
-    """Value 0 everywhere: a value head with no opinion."""
-    return np.zeros(len(obs), np.float32)
 
 
 def nan_values(obs: np.ndarray) -> np.ndarray:
@@ -76,15 +66,6 @@ def nan_values(obs: np.ndarray) -> np.ndarray:
 
 
 # -- the belief ---------------------------------------------------------------------------------------
-
-def one_round(view: PlayerView, prior: dict[Move, float], **options):
-    """The ``SearchResult`` of one round of 2 samples over 3 candidates from ``prior`` at ``view``, looking no further
-    than the move, with no preference, no value and ``alpha`` 0 unless ``options`` (``SearchConfig`` fields) say."""
-    search = Search(uniform_logits, zero_values, SearchConfig(**{"samples": 2, "depth": 0, "candidates": 3,
-                                                                 "rounds": 1, "alpha": 0.0, **options}))
-    search.reset(view.variant, view.player)
-    return search.run(view, prior, np.random.default_rng(0))
-
 
 def random_belief_network(seed: int = 0) -> LearnedBelief:
     """A learned belief from an untrained belief network: marginals with opinions, none of them right."""
@@ -105,7 +86,7 @@ def test_every_sample_agrees_with_the_public_information(variant, seed, plies, b
     game, history = random_position(variant, seed, plies)
     me = game.turn
     view = PlayerView.of(game, me, history)
-    search = Search(uniform_logits, zero_values, SearchConfig(belief=belief),
+    search = Search(uniform_logits, zero_value, SearchConfig(belief=belief),
                     belief=LEARNED if belief == "learned" else None)
     search.reset(variant, me)
     rng = np.random.default_rng(seed)
@@ -130,7 +111,7 @@ def test_the_public_belief_draws_the_counts_where_the_heuristic_leans_to_people_
     view = PlayerView.of(game, 1, ())
     draws = {}
     for belief in ("public", "heuristic"):
-        search = Search(uniform_logits, zero_values, SearchConfig(belief=belief))
+        search = Search(uniform_logits, zero_value, SearchConfig(belief=belief))
         search.reset(CLASSIC, 1)
         rng = np.random.default_rng(0)
         draws[belief] = np.array([search.sample(view, rng)[0] for _ in range(2000)])
@@ -144,7 +125,7 @@ def test_the_memory_heuristic_rules_types_out_of_the_samples():
     not the Marshal (``test_memory``): no sample makes it one, though it could be by the counts; a
     learned belief's samples honour the elimination too."""
     g = Played(MARSHAL_CHANCE.format(e4="..", a1="rS"), "barrage", reveal=("e5",))
-    searches = [Search(uniform_logits, zero_values), Search(uniform_logits, zero_values, belief=LEARNED)]
+    searches = [Search(uniform_logits, zero_value), Search(uniform_logits, zero_value, belief=LEARNED)]
     rng = np.random.default_rng(0)
     for search in searches:
         search.reset(g.game.variant, 0)
@@ -153,7 +134,7 @@ def test_the_memory_heuristic_rules_types_out_of_the_samples():
     view = g.view(0)
     for search in searches:
         assert all(search.sample(view, rng)[54] != MARSHAL for _ in range(60))
-    uninformed = Search(uniform_logits, zero_values, belief=lambda v, _: lambda r, n: sample_hidden(v, r, n=n))
+    uninformed = Search(uniform_logits, zero_value, belief=lambda v, _: lambda r, n: sample_hidden(v, r, n=n))
     assert any(uninformed.sample(view, rng)[54] == MARSHAL for _ in range(60))
 
 
@@ -197,11 +178,11 @@ def test_the_budget_decides_how_many_rounds_run():
     # each round reads the clock twice (1 s apart) and the loop stops before a round that would end
     # past the budget: rounds end at 3, 5, 7, ... s from a start at 1 s
     for seconds, rounds in ((0.5, 1), (4.5, 2), (6.5, 3)):
-        search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=1, seconds=seconds), clock=FakeClock(1.0))
+        search = Search(uniform_logits, zero_value, SearchConfig(samples=2, depth=1, seconds=seconds), clock=FakeClock(1.0))
         search.reset(BARRAGE, view.player)
         result = search.run(view, prior, np.random.default_rng(0))
         assert result.rounds == rounds and result.samples == 2 * rounds
-    capped = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=1, seconds=100, rounds=2), clock=FakeClock(1.0))
+    capped = Search(uniform_logits, zero_value, SearchConfig(samples=2, depth=1, seconds=100, rounds=2), clock=FakeClock(1.0))
     capped.reset(BARRAGE, view.player)
     assert capped.run(view, prior, np.random.default_rng(0)).rounds == 2
 
@@ -363,7 +344,7 @@ def test_progress_leaves_discount_a_lead_as_the_draw_nears():
     view, truth = marshal_next_to_general(ply=159, moves_since_attack=159)
     q = {}
     for leaf in ("material", "progress"):
-        search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=0, candidates=len(view.legal_moves), rounds=1,
+        search = Search(uniform_logits, zero_value, SearchConfig(samples=2, depth=0, candidates=len(view.legal_moves), rounds=1,
                                                   leaf=leaf), belief=exactly(truth))
         search.reset(BARRAGE, 0)
         q[leaf] = search.run(view, {m: 1 / len(view.legal_moves) for m in view.legal_moves},
@@ -401,7 +382,7 @@ def test_the_control_variate_takes_the_luck_out_of_an_attack():
     for control in (False, True):
         config = SearchConfig(samples=8, depth=0, candidates=len(prior), rounds=1, leaf="gain", belief="public",
                               control_variate=control)
-        search = Search(uniform_logits, zero_values, config)
+        search = Search(uniform_logits, zero_value, config)
         search.reset(BARRAGE, 0)
         qs[control] = np.array([search.run(view, prior, np.random.default_rng(seed)).q[attack] for seed in range(40)])
     counts = np.asarray(BARRAGE.piece_counts, float)  # every Blue piece is any of the eight with equal chance
@@ -423,7 +404,7 @@ def test_gain_leaves_score_what_the_line_wins_however_far_ahead():
         view, truth = marshal_next_to_general(ahead=ahead)
         q = {}
         for leaf in ("material", "gain"):
-            search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=0, candidates=len(view.legal_moves),
+            search = Search(uniform_logits, zero_value, SearchConfig(samples=2, depth=0, candidates=len(view.legal_moves),
                                                       rounds=1, leaf=leaf), belief=exactly(truth))
             search.reset(BARRAGE, 0)
             q[leaf] = search.run(view, {m: 1 / len(view.legal_moves) for m in view.legal_moves},
@@ -454,7 +435,7 @@ def test_contempt_counts_a_draw_against_the_player_searching():
         total = sum(prior.values())
         config = SearchConfig(samples=2, depth=0, candidates=candidates or len(view.legal_moves), rounds=1,
                               leaf="gain", contempt=contempt)
-        search = Search(uniform_logits, zero_values, config, belief=exactly(truth))
+        search = Search(uniform_logits, zero_value, config, belief=exactly(truth))
         search.reset(BARRAGE, 0)
         return search.run(view, {m: p / total for m, p in prior.items()}, np.random.default_rng(0)).q
 
@@ -487,7 +468,7 @@ def every_move_q(view: PlayerView, truth: np.ndarray, **options) -> dict[Move, f
     """Each legal move's ``Q`` from one round of two samples of ``truth`` (``exactly``), every move a
     candidate under a uniform prior, no rollout (``depth=0``), the ``gain`` leaf and the search ``options``."""
     config = SearchConfig(samples=2, depth=0, candidates=len(view.legal_moves), rounds=1, leaf="gain", **options)
-    search = Search(uniform_logits, zero_values, config, belief=exactly(truth))
+    search = Search(uniform_logits, zero_value, config, belief=exactly(truth))
     search.reset(view.variant, view.player)
     return search.run(view, {m: 1 / len(view.legal_moves) for m in view.legal_moves}, np.random.default_rng(0)).q
 
@@ -644,7 +625,7 @@ def test_against_a_passive_opponent_the_candidates_hold_the_move_nearest_its_fla
                                             (0.05, (lost,), limit // 2, GUARD_PRIOR)):
         config = SearchConfig(samples=2, depth=0, candidates=len(spy), rounds=1, alpha=0.0, leaf="gain",
                               passive=200, approach=approach)
-        search = Search(uniform_logits, zero_values, config, belief=exactly(truth))
+        search = Search(uniform_logits, zero_value, config, belief=exactly(truth))
         search.reset(CLASSIC, 0)
         result = search.run(replace(view, history=history, moves_since_attack=since), prior,
                             np.random.default_rng(0))
@@ -677,7 +658,7 @@ def test_against_a_passive_opponent_the_march_outweighs_the_spread_of_the_rollou
         prior = {m: (0.97 / len(spy) if m in spy else 0.03 / 4) for m in view.legal_moves}
         config = SearchConfig(samples=2, depth=0, candidates=len(spy) + 1, rounds=1, alpha=alpha, leaf="gain",
                               passive=200, approach=approach)
-        search = Search(uniform_logits, zero_values, config, belief=exactly(truth))
+        search = Search(uniform_logits, zero_value, config, belief=exactly(truth))
         search.reset(CLASSIC, 0)
         result = search.run(view, prior, np.random.default_rng(0))
         nearer = next(m for m in result.q if m not in spy)
@@ -726,7 +707,7 @@ def test_as_a_draw_nears_q_outweighs_the_prior():
         total = sum(prior.values())
         config = SearchConfig(samples=2, depth=0, candidates=len(prior), rounds=1, alpha=1.0, leaf="gain",
                               contempt=contempt)
-        search = Search(uniform_logits, zero_values, config, belief=exactly(truth))
+        search = Search(uniform_logits, zero_value, config, belief=exactly(truth))
         search.reset(BARRAGE, 0)
         policy = search.run(view, {m: p / total for m, p in prior.items()}, np.random.default_rng(0)).policy
         return search.step_size(view), max(policy, key=policy.get)
@@ -816,7 +797,7 @@ def test_contempt_never_brings_in_an_attack_that_loses_for_certain():
         attack = Move.parse("e2-e3")
         prior = {m: (1e-4 if m == attack else 1.0) for m in view.legal_moves}
         total = sum(prior.values())
-        search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=0, candidates=2, rounds=1,
+        search = Search(uniform_logits, zero_value, SearchConfig(samples=2, depth=0, candidates=2, rounds=1,
                                                                   leaf="gain", contempt=1.0))
         search.reset(army, 0)
         q = search.run(view, {m: p / total for m, p in prior.items()}, np.random.default_rng(0)).q
@@ -873,7 +854,7 @@ def test_spare_keeps_the_marshal_and_the_general_off_unmoved_pieces_while_a_bomb
     assert spared_attacks(view, view.legal_moves, MINER) == {marshal, miner}
     prior = {m: (0.9 if m == marshal else 0.1 / (len(view.legal_moves) - 1)) for m in view.legal_moves}
     for spare in (0, GENERAL):
-        search = Search(uniform_logits, zero_values, SearchConfig(samples=2, depth=0, candidates=2, rounds=1,
+        search = Search(uniform_logits, zero_value, SearchConfig(samples=2, depth=0, candidates=2, rounds=1,
                                                                   leaf="gain", spare=spare))
         search.reset(army, 0)
         result = search.run(view, prior, np.random.default_rng(0))
@@ -1175,7 +1156,7 @@ def test_a_rollout_with_one_legal_action_takes_it_without_the_network(monkeypatc
     monkeypatch.setattr(VectorEnv, "step", step)
     game, history = random_position(CLASSIC, 4, 30)  # a crowded board: many pieces with one way out
     view = PlayerView.of(game, game.turn, history)
-    search = Search(uniform_logits, zero_values, SearchConfig(samples=4, depth=3, rounds=1))
+    search = Search(uniform_logits, zero_value, SearchConfig(samples=4, depth=3, rounds=1))
     search.reset(CLASSIC, view.player)
     search.run(view, {m: 1 / len(view.legal_moves) for m in view.legal_moves}, np.random.default_rng(0))
     assert asked and all((n > 1).all() for n in asked) and sum(forced) > 0
@@ -1229,7 +1210,7 @@ def test_with_captures_the_rollouts_take_the_marshal_with_the_spy():
     prior = {m: (0.5 if m in (step, wait) else 0.0) for m in view.legal_moves}
     q = {}
     for captures in (False, True):
-        search = Search(uniform_logits, zero_values, SearchConfig(samples=32, depth=1, rounds=1, leaf="gain",
+        search = Search(uniform_logits, zero_value, SearchConfig(samples=32, depth=1, rounds=1, leaf="gain",
                                                                   captures=captures, control_variate=False),
                         belief=exactly(truth))
         search.reset(BARRAGE, 0)
@@ -1251,7 +1232,7 @@ def test_a_displace_step_names_the_select_step_it_follows():
 
     game, history = random_position(CLASSIC, 4, 30)
     view = PlayerView.of(game, game.turn, history)
-    search = Search(recording, zero_values, SearchConfig(samples=4, depth=4, rounds=2))
+    search = Search(recording, zero_value, SearchConfig(samples=4, depth=4, rounds=2))
     search.reset(CLASSIC, view.player)
     search.run(view, {m: 1 / len(view.legal_moves) for m in view.legal_moves}, np.random.default_rng(0))
     followed = 0

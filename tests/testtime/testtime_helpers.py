@@ -49,15 +49,20 @@ def zero_value(obs: np.ndarray) -> np.ndarray:
     return np.zeros(len(obs), dtype=np.float32)
 
 
-def best_searched(view: PlayerView, **options) -> set[str]:
-    """The moves of highest probability in the policy of a search with ``options`` (``SearchConfig`` fields)
-    from a uniform prior over ``view``'s legal moves, with no preference and no value: one round of 2 samples
-    over 3 candidates, looking no further than the move."""
-    prior = {m: 1.0 / len(view.legal_moves) for m in view.legal_moves}
-    search = Search(uniform_logits, zero_value, SearchConfig(samples=2, depth=0, candidates=3, rounds=1, alpha=10.0,
-                                                             **options))
+def one_round(view: PlayerView, prior: Mapping[Move, float], **options):
+    """The ``SearchResult`` of one round of 2 samples over 3 candidates from ``prior`` at ``view``, looking no further
+    than the move, with no preference, no value and ``alpha`` 0 unless ``options`` (``SearchConfig`` fields) say."""
+    search = Search(uniform_logits, zero_value, SearchConfig(**{"samples": 2, "depth": 0, "candidates": 3,
+                                                                "rounds": 1, "alpha": 0.0, **options}))
     search.reset(view.variant, view.player)
-    policy = search.run(view, prior, np.random.default_rng(0)).policy
+    return search.run(view, dict(prior), np.random.default_rng(0))
+
+
+def best_searched(view: PlayerView, **options) -> set[str]:
+    """The moves of highest probability in the policy of ``one_round`` with ``alpha`` 10 and ``options``
+    (``SearchConfig`` fields) from a uniform prior over ``view``'s legal moves."""
+    prior = {m: 1.0 / len(view.legal_moves) for m in view.legal_moves}
+    policy = one_round(view, prior, **{"alpha": 10.0, **options}).policy
     top = max(policy.values())
     return {str(m) for m, p in policy.items() if p >= top - 1e-9}
 
