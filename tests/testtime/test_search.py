@@ -4,7 +4,6 @@ it plays only legal moves and keeps to its budget, and a resumed ``VectorEnv`` s
 from __future__ import annotations
 
 import math
-import heapq
 from dataclasses import replace
 
 import numpy as np
@@ -21,9 +20,9 @@ from deepnash.env.planes import P_SELECTED, P_STEP
 from deepnash.env.vector import VectorEnv
 from deepnash.game import BARRAGE, CLASSIC, Game, Move, Variant
 from deepnash.game import kernels as K
-from deepnash.game.codes import EMPTY, LAKE, code_of, owners, types as types_of
+from deepnash.game.codes import EMPTY, LAKE, code_of, types as types_of
 from deepnash.game.squares import parse_square
-from deepnash.game.pieces import BOMB, CAPTAIN, FLAG, GENERAL, LIEUTENANT, MAJOR, MARSHAL, MINER, SCOUT, SERGEANT, SPY
+from deepnash.game.pieces import BOMB, CAPTAIN, FLAG, GENERAL, LIEUTENANT, MAJOR, MARSHAL, MINER, SCOUT, SPY
 from deepnash.infostate.beliefs import FIGHT, IMMOVABLE, PEOPLE_PIECE_VALUE, PIECE_VALUE, hidden_counts
 from deepnash.infostate.determinize import load_determinization, sample_hidden
 from deepnash.infostate.observe import move_rows, observe_view
@@ -31,11 +30,12 @@ from deepnash.infostate.view import MoveRecord, push_recorded
 from deepnash.nn import DeepNashNet, get_preset
 from deepnash.nn.belief import BELIEF_PRESETS, BeliefNet
 from deepnash.testtime.belief import LearnedBelief
-from deepnash.testtime.search import (APPROACH_HORIZON, APPROACH_NEARNESS, GUARD_PRIOR, MAX_STEP_GAIN, NO_ATTACK,
-                                      Search, SearchConfig, attack_delay, draw_nearness, flag_approach, improve,
-                                      material_difference, presses, sure_captures)
+from deepnash.testtime.candidates import approach_move, exposed, presses
+from deepnash.testtime.leaf import flag_approach, material_difference
+from deepnash.testtime.search import (APPROACH_NEARNESS, GUARD_PRIOR, MARCH, MAX_STEP_GAIN, Search, SearchConfig,
+                                      _sample, improve, sure_captures)
 from test_memory import MARSHAL_CHANCE
-from testtime_helpers import Played, one_round, uniform_logits, zero_value
+from testtime_helpers import Played, uniform_logits, zero_value
 
 torch.set_num_threads(1)
 
@@ -327,16 +327,6 @@ def test_people_piece_values_price_the_material_as_people_s_results_do():
         SearchConfig(piece_values="market")
 
 
-def test_draw_nearness_is_the_nearer_of_the_two_draw_limits():
-    meta = np.zeros((4, K.NUM_META), np.int32)
-    meta[:, K.M_PLY] = [0, 300, 1900, 2500]
-    meta[:, K.M_SINCE_ATTACK] = [0, 150, 10, 260]
-    np.testing.assert_allclose(draw_nearness(meta, CLASSIC), [0.0, 0.75, 0.95, 1.0])  # limits 2000 and 200
-    np.testing.assert_allclose(draw_nearness(meta, CLASSIC.with_rules(max_moves=0)), [0.0, 0.75, 0.05, 1.0])
-    off = CLASSIC.with_rules(max_moves=0, max_moves_without_attack=0)
-    np.testing.assert_array_equal(draw_nearness(meta, off), 0.0)
-
-
 def test_progress_leaves_discount_a_lead_as_the_draw_nears():
     """``leaf=progress``: the material score times ``1 - r**2``.  After 159 moves without an attack a
     quiet move leaves ``r = 160/200`` and keeps 36% of the lead, where the capture resets the count
@@ -515,53 +505,6 @@ def classic_board(pieces: dict[str, int]) -> np.ndarray:
     return board
 
 
-def slow_flag_approach(board: np.ndarray, player: int) -> int:
-    """``flag_approach`` square by square: Dijkstra's search from the opponent's Flag, once for any movable
-    piece (the opponent's Bombs in the way) and once for a Miner; a step onto one of ``player``'s movable
-    pieces costs two."""
-    kind, owner = types_of(board), owners(board)
-    best = APPROACH_HORIZON + 1
-    for miner in (False, True):
-        def open_sq(s: int) -> bool:
-            if board[s] == LAKE or (owner[s] == player and kind[s] in (BOMB, FLAG)):
-                return False
-            return miner or not (owner[s] == 1 - player and kind[s] == BOMB)
-        dist = {s: 0 for s in range(100) if owner[s] == 1 - player and kind[s] == FLAG}
-        queue = [(0, s) for s in dist]
-        while queue:
-            d, s = heapq.heappop(queue)
-            if d > dist[s]:
-                continue
-            cost = 2 if owner[s] == player and kind[s] not in (BOMB, FLAG) else 1  # stepping onto s from n
-            r, c = divmod(s, 10)
-            for n in [10 * rr + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-                      if 0 <= rr < 10 and 0 <= cc < 10]:
-                if open_sq(n) and d + cost < dist.get(n, APPROACH_HORIZON + 1):
-                    dist[n] = d + cost
-                    heapq.heappush(queue, (d + cost, n))
-        for s, d in dist.items():
-            runs = owner[s] == player and kind[s] not in (BOMB, FLAG) and (not miner or kind[s] == MINER)
-            if runs and d <= APPROACH_HORIZON:
-                best = min(best, d)
-    return best
-
-
-@pytest.mark.parametrize("variant", [CLASSIC, BARRAGE])
-def test_flag_approach_agrees_with_a_square_by_square_search(variant):
-    """``flag_approach`` on boards of random games, both players, against ``slow_flag_approach``; and on
-    Red's Flag walled in by Bombs, a Captain never gets there and a Miner on the far side of a Bomb does."""
-    boards = np.stack([random_position(variant, seed, plies)[0].state.board[0]
-                       for seed in range(12) for plies in (0, 60, 400)])
-    for player in (0, 1):
-        assert flag_approach(boards, player).tolist() == [slow_flag_approach(b, player) for b in boards]
-    walled = classic_board({"j10": code_of(1, FLAG), "f3": code_of(1, CAPTAIN), "e1": code_of(0, BOMB),
-                            "f1": code_of(0, FLAG), "g1": code_of(0, BOMB), "f2": code_of(0, BOMB)})
-    assert flag_approach(walled[None], 1).tolist() == [APPROACH_HORIZON + 1]  # the Captain is walled out
-    miner = walled.copy()
-    miner[parse_square("f3")] = code_of(1, MINER)
-    assert flag_approach(miner[None], 1).tolist() == [2]  # through the Bomb on f2
-
-
 def test_against_a_passive_opponent_a_step_nearer_its_flag_is_worth_approach():
     """With ``passive`` and ``approach``, each quiet move of Red's lone Miner scores ``approach`` more when it
     comes a rook step nearer Blue's Flag (e3, f2) and less when it goes one further (d2, e1); with either
@@ -602,8 +545,6 @@ def test_against_a_passive_opponent_the_candidates_hold_the_move_nearest_its_fla
     fills with the Spy's moves, and raises its prior to the top one's; without ``approach``, or against an
     opponent that has lost an attack, the candidates are the prior's.  Against that opponent with the
     no-attack count half-way to its limit, the move enters again, with ``GUARD_PRIOR`` times the top prior."""
-    from deepnash.testtime.search import approach_move
-
     board = classic_board({"a10": code_of(1, GENERAL), "i10": code_of(1, BOMB), "j10": code_of(1, FLAG),
                            "j9": code_of(1, BOMB), "e2": code_of(0, MINER), "b1": code_of(0, SPY),
                            "a1": code_of(0, FLAG)})
@@ -642,8 +583,6 @@ def test_against_a_passive_opponent_the_march_outweighs_the_spread_of_the_rollou
     not where a hidden Blue piece two steps from the Miner's square may take it (``exposed``), nor against
     an opponent that has lost an attack, with the no-attack count half-way to its limit: then it enters with
     a tenth of the top prior and its ``Q`` as searched, and the prior's Spy move stays the choice."""
-    from deepnash.testtime.search import MARCH, exposed
-
     pieces = {"a10": code_of(1, GENERAL), "i10": code_of(1, BOMB), "j10": code_of(1, FLAG), "j9": code_of(1, BOMB),
               "e2": code_of(0, MINER), "b1": code_of(0, SPY), "a1": code_of(0, FLAG)}
     lost = MoveRecord(Move.parse("c5-c4"), 1, SCOUT, MINER, K.RESULT_DEFENDER_WON)  # Blue lost an attack
@@ -676,8 +615,6 @@ def test_a_miner_boxed_in_by_its_own_pieces_comes_nearer_as_they_make_way():
     Lieutenant on g2; Blue's Flag on j10 lies behind Bombs only a Miner takes.  Each step onto Red's own
     piece costs two, so ``flag_approach`` is 13, and a Major's or Lieutenant's move out of the Miner's way
     brings it to 12: ``approach_move`` picks such a move (the Miner has none)."""
-    from deepnash.testtime.search import approach_move
-
     board = classic_board({"a10": code_of(1, GENERAL), "i10": code_of(1, BOMB), "j10": code_of(1, FLAG),
                            "j9": code_of(1, BOMB), "f2": code_of(0, MINER), "e2": code_of(0, BOMB),
                            "f1": code_of(0, BOMB), "f3": code_of(0, MAJOR), "g2": code_of(0, LIEUTENANT),
@@ -721,56 +658,6 @@ def test_as_a_draw_nears_q_outweighs_the_prior():
     assert step == 1.0 and choice != capture
 
 
-def test_attack_delay_counts_the_plies_to_the_nearest_attack_that_does_not_lose():
-    """Red's Scout on e2 loses to the Marshal above it and to the Bomb, and ties the Scout three steps
-    away on h2: two moves there and the attack, ``2 * (3 - 1)`` plies after Red's move, one more when Blue
-    moves first.  The Miner's Bomb is four steps away.  Without the Miner and that Scout, the Flag is
-    13 steps from Red's Scout; with nothing movable left, no attack comes: ``NO_ATTACK``."""
-    board = Game.from_diagram("""
-        10 .. .. .. .. .. .. .. .. .. bF
-         9 .. .. .. .. .. .. .. .. .. ..
-         8 .. .. .. .. .. .. .. .. .. ..
-         7 .. .. .. .. .. .. .. .. .. ..
-         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
-         5 bB .. ~~ ~~ bB .. ~~ ~~ .. ..
-         4 .. .. .. .. .. .. .. .. .. ..
-         3 .. .. .. .. bM .. .. .. .. ..
-         2 .. .. .. .. r2 .. .. b2 .. ..
-         1 r3 .. .. .. .. .. .. .. .. rF
-           a  b  c  d  e  f  g  h  i  j
-        """, BARRAGE).state.board[0]
-    no_scout, alone, stuck = board.copy(), board.copy(), board.copy()
-    no_scout[17] = 0  # h2
-    alone[[0, 17]] = 0  # the Miner on a1 as well
-    stuck[[0, 14]] = 0  # Red's Miner and Scout
-    boards = np.stack([board, board, no_scout, alone, stuck])
-    np.testing.assert_array_equal(attack_delay(boards, np.array([0, 1, 0, 0, 0]), 0), [4, 5, 6, 24, NO_ATTACK])
-
-
-def test_attack_delay_goes_round_what_is_in_the_way():
-    """Blue's Flag on j10 is walled in by Bombs on i10 and j9.  Red's General on i7 is four rook steps from
-    it, but cannot get there, and loses to the Bombs: the nearest attack is the Miner's on a1, sixteen steps
-    along the first row and up the i-file (past its own General) to i9, and the seventeenth onto the Bomb.
-    Open the wall and the General's attack is the nearest, three steps and the fourth."""
-    walled = Game.from_diagram("""
-        10 .. .. .. .. .. .. .. .. bB bF
-         9 .. .. .. .. .. .. .. .. .. bB
-         8 .. .. .. .. .. .. .. .. .. ..
-         7 .. .. .. .. .. .. .. .. r9 ..
-         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
-         5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
-         4 .. .. .. .. .. .. .. .. .. ..
-         3 .. .. .. .. .. .. .. .. .. ..
-         2 .. .. .. .. .. .. .. .. .. ..
-         1 r3 .. .. .. .. .. .. .. .. rF
-           a  b  c  d  e  f  g  h  i  j
-        """, BARRAGE).state.board[0]
-    opened = walled.copy()
-    opened[89] = 0  # j9
-    boards = np.stack([walled, walled, opened])
-    np.testing.assert_array_equal(attack_delay(boards, np.array([0, 1, 0]), 0), [2 * 16, 2 * 16 + 1, 2 * 3])
-
-
 def test_contempt_never_brings_in_an_attack_that_loses_for_certain():
     """The attack contempt adds to the candidates may not lose on public information: a Scout next to a
     revealed Marshal stays out, however near the draw, while the same Scout next to an unknown piece
@@ -805,272 +692,6 @@ def test_contempt_never_brings_in_an_attack_that_loses_for_certain():
 
 
 #: A small army with two Bombs, and a position where Red's Marshal (e7) and Miner (a7) each stand next to
-#: one of Blue's six pieces, all unmoved and hidden.
-BOMBED_DUEL = Variant("duel", piece_counts=tuple({FLAG: 1, BOMB: 2, SCOUT: 1, MINER: 1, MARSHAL: 1}.get(t, 0)
-                                                 for t in range(12)))
-MARSHAL_AND_MINER_BY_UNMOVED_PIECES = """
-        10 .. b3 bM .. .. .. .. .. bB bF
-         9 .. .. .. .. .. .. .. .. .. ..
-         8 b2 .. .. .. bB .. .. .. .. ..
-         7 r3 .. .. .. rM .. .. .. .. ..
-         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
-         5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
-         4 .. .. .. .. .. .. .. .. .. ..
-         3 .. .. .. .. .. .. .. .. .. ..
-         2 .. .. .. .. .. .. .. .. .. ..
-         1 rF rB rB .. .. .. .. .. .. r2
-           a  b  c  d  e  f  g  h  i  j
-        """
-
-
-def test_the_attack_by_odds_sends_the_miner_where_the_prior_sends_the_marshal():
-    """``attack=odds``: of the attacks that may not lose, contempt adds the one whose battle scores best on
-    the public odds.  Blue's six pieces are unmoved and hidden, two of them Bombs: the Marshal's attack on e8
-    scores about -0.02 on average (a Bomb costs it), the Miner's on a8 about +0.29 (a Bomb is its gain),
-    so the Miner goes, though the prior puts the Marshal first; ``attack=prior`` keeps the Marshal."""
-    from deepnash.testtime.search import hopeful_attack, piece_values
-
-    army = BOMBED_DUEL
-    view = PlayerView.of(Game.from_diagram(MARSHAL_AND_MINER_BY_UNMOVED_PIECES, army), 0)
-    marshal, miner = Move.parse("e7-e8"), Move.parse("a7-a8")
-    ranked = [marshal, Move.parse("e7-f7"), miner]
-    assert hopeful_attack(view, ranked) == marshal
-    assert hopeful_attack(view, ranked, piece_values("thesis", army)) == miner
-    assert hopeful_attack(view, [Move.parse("e7-f7")], piece_values("thesis", army)) is None
-    with pytest.raises(ValueError, match="attack"):
-        SearchConfig(attack="boldest")
-
-
-def test_spare_keeps_the_marshal_and_the_general_off_unmoved_pieces_while_a_bomb_is_hidden():
-    """``spare=9``: the Marshal's attack on the unmoved hidden piece on e8 leaves the prior, however much
-    the prior likes it, while the Miner's on a8 stays; once the piece on e8 has moved, or no Bomb is left
-    hidden, the attack is allowed again; an attack that is the only move allowed stays."""
-    from deepnash.testtime.search import spared_attacks
-
-    diagram, army = MARSHAL_AND_MINER_BY_UNMOVED_PIECES, BOMBED_DUEL
-    view = PlayerView.of(Game.from_diagram(diagram, army), 0)
-    marshal, miner = Move.parse("e7-e8"), Move.parse("a7-a8")
-    assert spared_attacks(view, view.legal_moves, GENERAL) == {marshal}
-    assert spared_attacks(view, view.legal_moves, MINER) == {marshal, miner}
-    prior = {m: (0.9 if m == marshal else 0.1 / (len(view.legal_moves) - 1)) for m in view.legal_moves}
-    for spare in (0, GENERAL):
-        search = Search(uniform_logits, zero_value, SearchConfig(samples=2, depth=0, candidates=2, rounds=1,
-                                                                  leaf="gain", spare=spare))
-        search.reset(army, 0)
-        result = search.run(view, prior, np.random.default_rng(0))
-        assert result.prior == prior
-        assert (result.policy[marshal] > 0.5) == (spare == 0)
-        assert (marshal in result.q) == (spare == 0) and len(result.q) == 2
-        assert math.isclose(sum(result.policy.values()), 1.0)
-    assert search.run(view, {marshal: 1.0}, np.random.default_rng(0)).policy == {marshal: 1.0}
-
-    game = Game.from_diagram(diagram.replace("8 b2 .. .. .. bB", "8 bB .. .. .. b2"), army)
-    flags = game.state.flags[0].copy()
-    flags[74] |= K.MOVED  # the Scout on e8 has moved, so it is no Bomb
-    moved = PlayerView.of(Game.from_state(army, game.state.board[0], flags, turn=0), 0)
-    assert spared_attacks(moved, moved.legal_moves, GENERAL) == set()
-    no_bombs = Variant("duel", piece_counts=tuple({FLAG: 1, SCOUT: 1, MINER: 1, MARSHAL: 1}.get(t, 0)
-                                                  for t in range(12)))
-    bombless = PlayerView.of(Game.from_diagram(diagram.replace("bB", "..").replace("rB", ".."), no_bombs), 0)
-    assert spared_attacks(bombless, bombless.legal_moves, GENERAL) == set()
-    for bad in (1, 11):
-        with pytest.raises(ValueError, match="spare"):
-            SearchConfig(spare=bad)
-
-
-THROWS_BY_REVEALED_BOMBS = """
-        10 .. .. .. .. .. .. .. .. bB bF
-         9 .. .. .. .. .. .. .. .. r3 ..
-         8 bB .. .. .. bB .. .. .. .. ..
-         7 r2 .. .. .. rM .. .. .. .. ..
-         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
-         5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
-         4 .. .. .. .. .. .. .. .. .. ..
-         3 .. .. .. .. .. .. .. .. .. ..
-         2 .. .. .. .. .. .. .. .. .. ..
-         1 rF rB rB rB .. .. .. .. .. ..
-           a  b  c  d  e  f  g  h  i  j
-        """
-
-
-def test_no_sacrifice_drops_the_attacks_that_lose_for_certain_on_public_information():
-    """``sacrifice=False``: the Scout's attack on the revealed Bomb on a8 and the Marshal's on the one on e8
-    leave the prior, however much the prior likes them; the Miner's on the revealed Bomb on i10 stays, and
-    so does an attack on the Bombs while they are hidden; a doomed attack that is the only move allowed
-    stays.  ``hopeful_attack`` never picks a doomed attack."""
-    from deepnash.testtime.search import doomed_attacks, hopeful_attack
-
-    army = Variant("duel", piece_counts=tuple({FLAG: 1, BOMB: 3, SCOUT: 1, MINER: 1, MARSHAL: 1}.get(t, 0)
-                                              for t in range(12)))
-    game = Game.from_diagram(THROWS_BY_REVEALED_BOMBS, army)
-    scout, marshal, miner = Move.parse("a7-a8"), Move.parse("e7-e8"), Move.parse("i9-i10")
-    assert doomed_attacks(PlayerView.of(game, 0), game.legal_moves()) == set()  # the Bombs are hidden
-    view = Played(THROWS_BY_REVEALED_BOMBS, army, reveal=("a8", "e8", "i10")).view(0)
-    assert doomed_attacks(view, view.legal_moves) == {scout, marshal}
-    assert hopeful_attack(view, [marshal, scout, miner]) == miner
-    assert hopeful_attack(view, [marshal, scout]) is None
-    rest = 0.1 / (len(view.legal_moves) - 2)
-    prior = {m: 0.5 if m == marshal else 0.4 if m == scout else rest for m in view.legal_moves}
-    for sacrifice in (True, False):
-        result = one_round(view, prior, sacrifice=sacrifice)
-        assert result.prior == prior
-        if sacrifice:
-            assert result.policy == pytest.approx(prior) and {scout, marshal} <= set(result.q)
-        else:
-            assert result.policy[scout] == result.policy[marshal] == 0.0
-            assert not {scout, marshal} & set(result.q)
-            assert result.policy[miner] == pytest.approx(1 / (len(view.legal_moves) - 2))
-        assert math.isclose(sum(result.policy.values()), 1.0)
-    assert one_round(view, {marshal: 0.6, scout: 0.4}, sacrifice=False).policy == {marshal: 0.6, scout: 0.4}
-
-
-MARSHAL_BESIDE_HIDDEN = """
-        10 bM .. .. .. .. .. .. .. bB bF
-         9 .. .. .. .. .. .. .. .. .. ..
-         8 .. .. .. .. .. .. .. .. .. ..
-         7 .. .. .. .. .. .. .. .. .. ..
-         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
-         5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
-         4 .. .. .. .. b2 .. .. .. .. ..
-         3 .. .. .. .. .. .. .. .. .. ..
-         2 .. .. .. .. rM bS b2 .. .. ..
-         1 rF rB rS .. .. r2 .. .. .. r2
-           a  b  c  d  e  f  g  h  i  j
-        """
-
-
-MARSHAL_AMONG_HIDDEN = """
-        10 bM .. .. .. .. .. .. .. bB bF
-         9 .. .. .. .. .. .. .. .. .. ..
-         8 .. .. .. .. .. .. .. .. .. ..
-         7 .. .. .. .. .. .. .. .. .. ..
-         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
-         5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
-         4 .. .. .. .. .. .. .. .. .. ..
-         3 .. .. .. b2 b2 .. .. .. .. ..
-         2 .. .. b2 .. rM bS b2 .. .. ..
-         1 rF .. .. .. rB .. .. .. .. ..
-           a  b  c  d  e  f  g  h  i  j
-        """
-
-
-def test_the_spy_guard_keeps_a_known_marshal_from_standing_beside_a_piece_that_may_be_the_spy():
-    """``spy_guard``: with Red's Marshal on e2 revealed, every move after which it stands next to a piece that may
-    be Blue's Spy leaves the prior (e2-e3 beside e4; the Marshal's attack on f2, which leaves it beside g2; every
-    move of another piece but the attack on f2, the piece beside it), and the search plays none of them; a
-    hidden Marshal risks only its own attack, which reveals it; once the Spy is known on f2, only standing
-    beside f2 counts; where every move leaves the Marshal beside such a piece, those beside more of them go."""
-    from deepnash.testtime.search import spied_moves
-
-    army = Variant("duel", piece_counts=tuple({FLAG: 1, BOMB: 1, SPY: 1, SCOUT: 2, MARSHAL: 1}.get(t, 0)
-                                              for t in range(12)))
-
-    def view_with(*shown):
-        return Played(MARSHAL_BESIDE_HIDDEN, army, reveal=shown).view(0)
-
-    safe = {Move.parse(m) for m in ("e2-d2", "e2-e1", "f1-f2")}
-    view = view_with("e2")
-    assert set(view.legal_moves) - spied_moves(view, view.legal_moves) == safe
-    hidden = view_with()
-    assert spied_moves(hidden, hidden.legal_moves) == {Move.parse("e2-f2")}
-    known = view_with("e2", "f2")
-    assert set(known.legal_moves) - spied_moves(known, known.legal_moves) == safe | {Move.parse("e2-e3"),
-                                                                                      Move.parse("e2-f2")}
-    crowded = replace(army, piece_counts=tuple({FLAG: 1, BOMB: 1, SPY: 1, SCOUT: 4, MARSHAL: 1}.get(t, 0)
-                                               for t in range(12)))
-    among = Played(MARSHAL_AMONG_HIDDEN, crowded, reveal=("e2",)).view(0)
-    assert set(among.legal_moves) == {Move.parse(m) for m in ("e2-d2", "e2-e3", "e2-f2")}
-    assert spied_moves(among, among.legal_moves) == {Move.parse("e2-d2")}  # beside c2 and d3, the others beside one
-    prior = {m: (0.5 if m == Move.parse("e2-e3") else 1.0) for m in view.legal_moves}
-    total = sum(prior.values())
-    prior = {m: p / total for m, p in prior.items()}
-    for guarded in (False, True):
-        result = one_round(view, prior, spy_guard=guarded)
-        if guarded:
-            assert {m for m, p in result.policy.items() if p > 0} == safe
-        else:
-            assert result.policy == pytest.approx(prior)
-
-
-GENERAL_NEAR_MOVED = """
-        10 b9 .. .. .. .. .. .. .. bB bF
-         9 b2 .. .. .. .. .. .. .. .. ..
-         8 .. .. .. .. .. .. .. .. .. ..
-         7 .. .. .. .. .. .. .. .. .. ..
-         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
-         5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
-         4 .. .. .. .. .. .. bM .. .. ..
-         3 .. .. .. .. b2 .. .. .. .. ..
-         2 .. .. .. .. .. r9 .. .. .. ..
-         1 rF rB rM .. .. .. .. .. r2 r2
-           a  b  c  d  e  f  g  h  i  j
-        """
-
-
-def test_the_general_guard_keeps_a_known_general_from_a_moved_piece_that_may_be_the_marshal():
-    """``general_guard``: Blue's hidden Marshal has stepped g4-g3.  With Red's General on f2 revealed, f2-g2 and
-    f2-f3 end beside g3 and leave the prior; f2-e2, beside the unmoved e3, stays (only moved pieces count); a
-    hidden General risks nothing here."""
-    from deepnash.testtime.search import marshalled_moves
-
-    army = Variant("duel", piece_counts=tuple({FLAG: 1, BOMB: 1, SCOUT: 2, GENERAL: 1, MARSHAL: 1}.get(t, 0)
-                                              for t in range(12)))
-
-    def view_with(*shown):
-        played = Played(GENERAL_NEAR_MOVED, army, reveal=shown)
-        played.push("i1-i2", "g4-g3")
-        return played.view(0)
-
-    exposed = {Move.parse("f2-g2"), Move.parse("f2-f3")}
-    view = view_with("f2")
-    assert Move.parse("f2-e2") in view.legal_moves and exposed <= set(view.legal_moves)
-    assert marshalled_moves(view, view.legal_moves) == exposed
-    hidden = view_with()
-    assert marshalled_moves(hidden, hidden.legal_moves) == set()
-    prior = {m: 1.0 / len(view.legal_moves) for m in view.legal_moves}
-    for guarded in (False, True):
-        kept = {m for m, p in one_round(view, prior, general_guard=guarded).policy.items() if p > 0}
-        assert kept == (set(view.legal_moves) - exposed if guarded else set(view.legal_moves))
-
-
-LIEUTENANT_BY_GENERAL = """
-        10 .. .. .. .. .. .. .. .. bB bF
-         9 .. .. .. .. .. .. .. .. .. b2
-         8 .. .. .. .. .. .. .. .. .. ..
-         7 .. .. .. .. .. .. .. .. .. ..
-         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
-         5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
-         4 .. .. .. .. b9 b2 .. .. .. ..
-         3 .. .. .. r5 .. r4 .. .. .. ..
-         2 .. .. .. .. rM .. .. .. .. ..
-         1 rF rB .. .. .. .. .. .. r2 r2
-           a  b  c  d  e  f  g  h  i  j
-        """
-
-
-def test_the_hang_guard_keeps_a_piece_from_stepping_where_a_revealed_piece_takes_it_unanswered():
-    """``hang_guard``: Blue's General on e4 is revealed.  d3-d4 leaves Red's Lieutenant beside it with nothing to
-    take it back: dropped.  d3-e3 and f3-e3 stand beside it too, but Red's Marshal on e2 takes the General back
-    there; the Sergeant's f3xf4 is an attack (its battle settles it), and the Marshal's e2-e3 fears nothing.
-    With the General hidden, nothing is dropped: the guard reads public information alone."""
-    from deepnash.testtime.search import hanging_moves
-
-    army = Variant("duel", piece_counts=tuple(
-        {FLAG: 1, BOMB: 1, SCOUT: 3, LIEUTENANT: 1, SERGEANT: 1, GENERAL: 1, MARSHAL: 1}.get(t, 0) for t in range(12)))
-    view = Played(LIEUTENANT_BY_GENERAL, army, reveal=("e4",)).view(0)
-    legal = {str(m) for m in view.legal_moves}
-    assert {"d3-d4", "d3-e3", "f3-e3", "f3-f4", "e2-e3"} <= legal
-    assert {str(m) for m in hanging_moves(view, view.legal_moves)} == {"d3-d4"}
-    hidden = Played(LIEUTENANT_BY_GENERAL, army).view(0)
-    assert hanging_moves(hidden, hidden.legal_moves) == set()
-    prior = {m: 1.0 / len(view.legal_moves) for m in view.legal_moves}
-    for guarded in (False, True):
-        kept = {str(m) for m, p in one_round(view, prior, hang_guard=guarded).policy.items() if p > 0}
-        assert kept == (legal - {"d3-d4"} if guarded else legal)
-    only = {Move.parse("d3-d4"): 1.0}  # where every move of the prior hangs, none is dropped
-    assert one_round(view, only, hang_guard=True).policy[Move.parse("d3-d4")] == pytest.approx(1.0)
-
-
 @pytest.mark.parametrize("variant", [BARRAGE, CLASSIC])
 def test_a_searching_agent_plays_whole_legal_games(variant):
     net = DeepNashNet(get_preset("tiny"))
@@ -1119,8 +740,6 @@ def test_a_resumed_slot_is_the_game_it_was_given(variant, seed, plies):
 
 
 def test_rollout_sampling_keeps_to_the_mask_and_the_threshold():
-    from deepnash.testtime.search import _sample
-
     logits = np.log(np.array([[0.5, 0.48, 0.02, 0.0], [0.25, 0.25, 0.25, 0.25]], np.float64) + 1e-300)
     logits = np.pad(logits, ((0, 0), (0, 96)))  # 100 actions, the padding masked out
     mask = np.zeros((2, 100), bool)

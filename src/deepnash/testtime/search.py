@@ -33,19 +33,22 @@ import numpy as np
 
 from ..env.actions import square_to_action
 from ..env.vector import VectorEnv
-from ..game import Move, Variant
+from ..game import Move
 from ..game import kernels as K
-from ..game.codes import EMPTY, LAKE, owners, types
-from ..game.pieces import BOMB, FLAG, GENERAL, MARSHAL, MINER, SCOUT, SPY
-from ..infostate.beliefs import (FIGHT, IMMOVABLE, PEOPLE_PIECE_VALUE, PIECE_VALUE, attack_odds, fight_odds,
-                                 hidden_counts, type_distributions)
-from ..infostate.determinize import complete_state, load_determinization, sample_hidden
+from ..game.codes import owners, types
+from ..game.pieces import MARSHAL, MINER, SCOUT, SPY
+from ..infostate.beliefs import FIGHT, IMMOVABLE, type_distributions
+from ..infostate.determinize import load_determinization, sample_hidden
 from ..infostate.observe import move_rows
 from ..infostate.setup_stats import deployment_weights
 from ..infostate.view import UNKNOWN, PlayerView
+from .candidates import (approach_move, doomed_attacks, exposed, hanging_moves, hopeful_attack, marshalled_moves,
+                         presses, spared_attacks, spied_moves)
 from .clock import GameClock, critical_move
-from .flag_guard import MANHATTAN, evicting_move, flag_danger, guarding_move, path_steps
+from .flag_guard import evicting_move, flag_danger, guarding_move
 from .hunt import hunting_move
+from .leaf import (PIECE_VALUES, attack_delay, battle_scores, counter_nearness, draw_nearness, flag_approach,
+                   material_difference, piece_values, public_lead)
 from .memory import MemoryHeuristic
 from .raid_solve import unguarding_moves
 from .value_bounds import ValueFn
@@ -80,9 +83,6 @@ BATTLE_DRAWS = 256
 
 #: How far ``Search.step_size`` lets ``alpha`` grow as a draw limit nears.
 MAX_STEP_GAIN = 100.0
-
-#: The tables of what each piece is worth to the material leaves (``SearchConfig.piece_values``).
-PIECE_VALUES = ("thesis", "people")
 
 #: How contempt picks the attack it always adds to the candidates (``SearchConfig.attack``).
 ATTACKS = ("prior", "odds")
@@ -668,297 +668,6 @@ class Search:
         if self._env is None or self._env.batch_size != size or self._env.variant != view.variant:
             self._env = VectorEnv(size, view.variant, setups="random", auto_reset=False)
         return self._env
-
-
-def presses(view: PlayerView) -> bool:
-    """Whether ``view.player``'s opponent has lost or tied an attack so far in ``view.history`` (public): a
-    player that has risked none does not win battles it is not sure of (``SearchConfig.passive``)."""
-    opponent = 1 - view.player
-    return any(r.player == opponent and r.result in (K.RESULT_DEFENDER_WON, K.RESULT_BOTH_REMOVED)
-               for r in view.history)
-
-
-def spared_attacks(view: PlayerView, moves, rank: int) -> set[Move]:
-    """The attacks among ``moves`` that ``SearchConfig.spare`` drops: those of the player's pieces of ``rank``
-    or above (piece types, ``SCOUT`` .. ``MARSHAL``) on an opponent piece that is hidden and has never moved,
-    while the opponent has an unrevealed Bomb (``hidden_counts``).  Empty when it has none."""
-    if hidden_counts(view)[BOMB] == 0:
-        return set()
-    me, opp = view.player, 1 - view.player
-    return {m for m in moves
-            if view.owner[m.from_sq] == me and rank <= view.types[m.from_sq] <= MARSHAL
-            and view.owner[m.to_sq] == opp and not view.revealed[m.to_sq] and not view.moved[m.to_sq]}
-
-
-def spied_moves(view: PlayerView, moves) -> set[Move]:
-    """The moves among ``moves`` that ``SearchConfig.spy_guard`` drops: ``exposed_moves`` of the player's
-    Marshal to the opponent's Spy, hidden or not."""
-    return exposed_moves(view, moves, MARSHAL, SPY)
-
-
-def marshalled_moves(view: PlayerView, moves) -> set[Move]:
-    """The moves among ``moves`` that ``SearchConfig.general_guard`` drops: ``exposed_moves`` of the player's
-    General to the opponent's Marshal, counting only opponent pieces that have moved or are revealed."""
-    return exposed_moves(view, moves, GENERAL, MARSHAL, moved_only=True)
-
-
-def hanging_moves(view: PlayerView, moves) -> set[Move]:
-    """The quiet moves among ``moves`` (no attack) after which the moving piece hangs: it stands next to a
-    revealed movable opponent piece that beats it when attacking (``beliefs.FIGHT``), and no movable piece of the
-    player's beside that square (the square just left aside) would beat that piece in turn when it takes there.
-    ``SearchConfig.hang_guard`` drops them.  The opponent knows what it attacks with, not what it attacks: a
-    bot that attacks on the odds takes a hidden piece as readily as a known one."""
-    me, opp = view.player, 1 - view.player
-    movable = ~IMMOVABLE[np.clip(view.types, 0, len(IMMOVABLE) - 1)]  # read where the type is known alone
-    shown = (view.owner == opp) & view.revealed & movable
-    mine = (view.owner == me) & movable
-    hung = set()
-    for m in moves:
-        if view.owner[m.to_sq] == opp:
-            continue
-        mover = int(view.types[m.from_sq])
-        around = np.flatnonzero(MANHATTAN[m.to_sq] == 1)
-        takers = [int(view.types[sq]) for sq in around if shown[sq] and FIGHT[view.types[sq], mover] > 0]
-        if not takers:
-            continue
-        back = [int(view.types[sq]) for sq in around if sq != m.from_sq and mine[sq]]
-        if not all(any(FIGHT[b, t] > 0 for b in back) for t in takers):
-            hung.add(m)
-    return hung
-
-
-def exposed_moves(view: PlayerView, moves, piece: int, killer: int, moved_only: bool = False) -> set[Move]:
-    """The moves among ``moves`` after which the player's ``piece`` (a type, of which it has one), revealed or
-    revealed by the move (its own attack, which it is taken to win), stands next to an opponent piece that is
-    or may be a ``killer`` on public information (``type_distributions``; with ``moved_only``, among the
-    opponent's pieces that have moved or are revealed), the one the move attacks aside (the attack settles it);
-    where every move does, those of more than the least exposure (the summed chance of a ``killer`` on the
-    squares beside ``piece``).  Empty when the player has no ``piece`` or the opponent can have no ``killer``.
-
-    The guards ``spied_moves`` (the Marshal and the Spy) and ``marshalled_moves`` (the General and the
-    Marshal) read it: a ``killer`` beside a ``piece`` the opponent knows takes it, and a search of a few samples
-    seldom puts the ``killer`` on the one square."""
-    me, opp = view.player, 1 - view.player
-    mine = np.flatnonzero((view.owner == me) & (view.types == piece))
-    moves = list(moves)
-    if len(mine) == 0 or not moves:
-        return set()
-    threat = view.owner == opp
-    if moved_only:
-        threat &= view.moved | view.revealed
-    chance = np.where(threat, type_distributions(view)[:, killer], 0.0)
-    if not chance.any():
-        return set()
-    home, shown = int(mine[0]), bool(view.revealed[mine[0]])
-    exposure = np.zeros(len(moves))
-    for i, m in enumerate(moves):
-        attack = view.owner[m.to_sq] == opp
-        at, known = (m.to_sq, shown or attack) if m.from_sq == home else (home, shown)
-        if known:
-            beside = chance * (MANHATTAN[at] == 1)
-            if attack:
-                beside[m.to_sq] = 0.0
-            exposure[i] = beside.sum()
-    return {m for m, e in zip(moves, exposure) if e > exposure.min() + 1e-9}
-
-
-def battle_scores(view: PlayerView, cands: list[Move], hidden: np.ndarray, worth: np.ndarray,
-                  base: float) -> np.ndarray:
-    """``float64[N, M]``: what each candidate's own battle scores on each determinisation ``hidden: int8[N, 100]``,
-    as a material leaf scores it: 1 where it takes the Flag, else ``tanh(base + c)``, ``c`` the change of the
-    material difference (pieces worth ``worth: float[12]``) and ``base`` the root's difference (0 for the
-    ``gain`` leaf); 0 for a candidate that attacks no hidden piece, whose battle, if any, is the same on
-    every sample.  The control variate of ``SearchConfig.control_variate``."""
-    out = np.zeros((len(hidden), len(cands)))
-    secret = (view.owner == 1 - view.player) & ~view.revealed
-    for c, move in enumerate(cands):
-        if secret[move.to_sq]:
-            score = battle_score(int(view.types[move.from_sq]), worth, base)
-            out[:, c] = score[hidden[:, move.to_sq].astype(np.int64)]
-    return out
-
-
-def battle_score(attacker: int, worth: np.ndarray, base: float = 0.0) -> np.ndarray:
-    """``float64[12]``: what ``attacker``'s battle scores against each defender type, as a material leaf
-    scores it: 1 for the Flag, else ``tanh(base + c)``, ``c`` the change of the material difference
-    (pieces worth ``worth: float[12]``)."""
-    result = FIGHT[attacker]
-    change = np.where(result >= 0, worth, 0.0) - np.where(result <= 0, worth[attacker], 0.0)
-    return np.where(np.arange(len(worth)) == FLAG, 1.0, np.tanh(base + change))
-
-
-def public_lead(view: PlayerView, worth: np.ndarray) -> float:
-    """The player's piece values less the opponent's (``worth: float[12]``), the same on every determinisation
-    of ``view``: the opponent's hidden pieces are counted from ``beliefs.hidden_counts``."""
-    me, opp = view.owner == view.player, view.owner == 1 - view.player
-    return float(worth[view.types[me]].sum() - worth[view.types[opp & view.revealed]].sum()
-                 - hidden_counts(view) @ worth)
-
-
-def _loses_for_certain(attacker: int, odds: np.ndarray) -> bool:
-    """Whether ``attacker`` loses to every type the defender's odds ``odds: float[12]`` allow (``fight_odds``)."""
-    return fight_odds(attacker, odds)[2] >= 1.0
-
-
-def doomed_attacks(view: PlayerView, moves) -> set[Move]:
-    """The attacks among ``moves`` that lose for certain on public information (``fight_odds`` against
-    ``attack_odds``): a piece other than a Miner on a revealed Bomb, a piece on a revealed one that beats it, a
-    Spy on a moved piece once the opponent's Marshal is gone.  ``SearchConfig.sacrifice=False`` drops them."""
-    return {m for m, odds in attack_odds(view, moves).items()
-            if _loses_for_certain(int(view.types[m.from_sq]), odds)}
-
-
-def hopeful_attack(view: PlayerView, ranked: list[Move], worth: np.ndarray | None = None) -> Move | None:
-    """An attack in ``ranked`` that may not lose on public information alone (not in ``doomed_attacks``), or
-    ``None``: the first such (``SearchConfig.attack=prior``), or with ``worth: float[12]`` the one whose
-    ``battle_score`` is best on average over the public type odds (``attack_odds``; ``attack=odds``); ties go
-    to the earlier in ``ranked``."""
-    best, best_score = None, -np.inf
-    for m, odds in attack_odds(view, ranked).items():
-        attacker = int(view.types[m.from_sq])
-        if _loses_for_certain(attacker, odds):
-            continue
-        if worth is None:
-            return m
-        score = float(odds @ battle_score(attacker, worth))
-        if score > best_score:
-            best, best_score = m, score
-    return best
-
-
-def piece_values(table: str, variant: Variant) -> np.ndarray:
-    """``float64[12]``: what each type is worth in ``variant`` by ``table`` (one of ``PIECE_VALUES``).
-
-    Raises:
-        ValueError: ``people`` for a variant without a fit in ``beliefs.PEOPLE_PIECE_VALUE`` (the message
-            says how to fit one).
-    """
-    if table == "thesis":
-        return PIECE_VALUE
-    if variant.name not in PEOPLE_PIECE_VALUE:
-        raise ValueError(f"search piece_values=people: people's games give no values for variant {variant.name!r} "
-                         f"(known: {', '.join(PEOPLE_PIECE_VALUE)}); fit them with scripts/piece_values.py, or "
-                         f"use piece_values=thesis")
-    return PEOPLE_PIECE_VALUE[variant.name]
-
-
-def material_difference(boards: np.ndarray, player: int, worth: np.ndarray = PIECE_VALUE) -> np.ndarray:
-    """``float64[N]``: ``player``'s piece values less the opponent's on complete boards ``int8[N, 100]``, each
-    type worth ``worth[type]`` (``float[12]``; default the thesis's ``beliefs.PIECE_VALUE``)."""
-    kind, owner = types(boards), owners(boards)
-    on_square = np.where(kind >= 0, worth[np.clip(kind, 0, None)], 0.0)
-    return (on_square * (owner == player)).sum(axis=1) - (on_square * (owner == 1 - player)).sum(axis=1)
-
-
-def draw_nearness(meta: np.ndarray, variant: Variant, delay: np.ndarray | int = 0) -> np.ndarray:
-    """``float64[N]`` in [0, 1]: ``counter_nearness`` of each game's counters (``BatchState.meta`` rows
-    ``int32[N, NUM_META]``)."""
-    return counter_nearness(meta[:, K.M_SINCE_ATTACK], meta[:, K.M_PLY], variant, delay)
-
-
-def counter_nearness(since_attack: np.ndarray | int, ply: np.ndarray | int, variant: Variant,
-                     delay: np.ndarray | int = 0) -> np.ndarray:
-    """``float64`` in [0, 1], shaped like the counters: how near a game is to a draw limit of ``variant``: the
-    larger of its moves without an attack (``since_attack``), plus ``delay`` (plies), over
-    ``max_moves_without_attack`` and its moves (``ply``) over ``max_moves`` (a limit of 0 counts as none)."""
-    near = np.zeros(np.shape(since_attack))
-    for counter, limit, extra in ((since_attack, variant.max_moves_without_attack, delay),
-                                  (ply, variant.max_moves, 0)):
-        if limit > 0:
-            near = np.maximum(near, np.minimum((np.asarray(counter) + extra) / limit, 1.0))
-    return near
-
-
-#: What ``attack_delay`` answers when ``player`` has no attack that does not lose: past any draw limit.
-NO_ATTACK = 10_000
-
-#: The most rook steps ``attack_delay`` follows a path (an attack further away is as good as none).
-ATTACK_HORIZON = 40
-
-
-def attack_delay(boards: np.ndarray, to_move: np.ndarray, player: int) -> np.ndarray:
-    """``int64[N]``: plies before ``player`` can make an attack that does not lose, on complete boards
-    ``int8[N, 100]`` with ``to_move: int[N]`` the player to move: ``2 (s - 1)``, plus 1 when the opponent
-    moves first, for ``s`` the fewest rook steps from one of ``player``'s movable pieces to an opponent
-    piece it beats or ties (``beliefs.FIGHT``), through empty squares and ``player``'s own movable pieces
-    (lakes, Bombs, Flags and the opponent's other pieces are in the way; ``flag_guard.path_steps``):
-    a Flag walled in by Bombs is no nearer than the Miner that must open it.  ``NO_ATTACK`` when there is
-    none within ``ATTACK_HORIZON`` steps."""
-    kind, owner = types(boards), owners(boards)
-    k = np.clip(kind, 0, None).astype(np.int64)
-    mine = (owner == player) & (kind >= 0) & ~IMMOVABLE[k]
-    theirs = (owner == 1 - player) & (kind >= 0)
-    passable = (boards == EMPTY) | mine
-    steps = np.full(len(boards), NO_ATTACK, dtype=np.int64)
-    for t in np.unique(k[mine]):
-        attackers = mine & (k == t)
-        targets = theirs & (FIGHT[t][k] >= 0)
-        near = path_steps(passable, targets, ATTACK_HORIZON, wanted=attackers)
-        reach = np.where(attackers & (near <= ATTACK_HORIZON), near, NO_ATTACK).min(axis=1)
-        steps = np.minimum(steps, reach)
-    return np.where(steps >= NO_ATTACK, NO_ATTACK, 2 * (steps - 1) + (np.asarray(to_move) != player))
-
-
-#: The most rook steps ``flag_approach`` follows a path (further is as far).
-APPROACH_HORIZON = 30
-
-
-def flag_approach(boards: np.ndarray, player: int) -> np.ndarray:
-    """``int64[N]``: the fewest rook steps any movable piece of ``player`` needs to reach the opponent's Flag
-    on complete (sampled) boards ``int8[N, 100]`` (``flag_guard.path_steps``): lakes and ``player``'s own
-    Bombs and Flag are in the way, the opponent's Bombs for all but a Miner (taking one is a step), the
-    opponent's other pieces are stepped through as if taken, and stepping onto one of ``player``'s own movable
-    pieces costs two steps, as it must first step aside (``path_steps``'s toll): a Miner boxed in by its own
-    pieces comes nearer as they make way.  ``APPROACH_HORIZON + 1`` where none is that near, or the opponent
-    has no Flag."""
-    kind, owner = types(boards), owners(boards)
-    k = np.clip(kind, 0, None).astype(np.int64)
-    mine = (owner == player) & (kind >= 0)
-    movable = mine & ~IMMOVABLE[k]
-    flag = (owner == 1 - player) & (kind == FLAG)
-    open_sq = (boards != LAKE) & ~(mine & IMMOVABLE[k])
-    their_bomb = (owner == 1 - player) & (kind == BOMB)
-    far = APPROACH_HORIZON + 1
-    steps = np.full(len(boards), far, dtype=np.int64)
-    for runners, passable in ((movable, open_sq & ~their_bomb), (movable & (kind == MINER), open_sq)):
-        if runners.any():
-            near = path_steps(passable, flag, APPROACH_HORIZON, wanted=runners, toll=movable)
-            steps = np.minimum(steps, np.where(runners, near, far).min(axis=1))
-    return steps
-
-
-def approach_move(view: PlayerView, moves: list[Move], hidden: np.ndarray) -> Move | None:
-    """The quiet move among ``moves`` that brings the player's pieces nearest the opponent's Flag: the one that
-    most lowers ``flag_approach``, on average over the complete states of ``view`` with the opponent's types
-    ``hidden: int8[N, 100]``, the earlier in ``moves`` on a tie; ``None`` where no quiet move lowers it
-    (``SearchConfig.approach``)."""
-    quiet = [m for m in moves if view.owner[m.to_sq] != 1 - view.player]
-    if not quiet:
-        return None
-    base = np.stack([complete_state(view, h)["board"] for h in hidden])
-    before = flag_approach(base, view.player)
-    boards = np.repeat(base[None], len(quiet), axis=0)  # [move, sample, square]
-    for i, m in enumerate(quiet):
-        boards[i, :, m.to_sq] = boards[i, :, m.from_sq]
-        boards[i, :, m.from_sq] = EMPTY
-    gain = (before - flag_approach(boards.reshape(-1, 100), view.player).reshape(len(quiet), -1)).mean(axis=1)
-    best = int(np.argmax(gain))
-    return quiet[best] if gain[best] > 0 else None
-
-
-#: Rook steps within which an opponent piece that may take the marching piece keeps ``MARCH`` off (``exposed``).
-EXPOSURE = 2
-
-
-def exposed(view: PlayerView, move: Move) -> bool:
-    """Whether an opponent piece within ``EXPOSURE`` rook steps (lakes ignored) of ``move``'s square to may be a
-    movable piece that takes or trades with the player's piece making it, on public information
-    (``type_distributions``).  The passive bots take what they know they beat: a march that walks a revealed
-    piece up to their Marshal loses it (``MARCH``)."""
-    mover = int(view.types[move.from_sq])
-    near = (view.owner == 1 - view.player) & (MANHATTAN[move.to_sq] <= EXPOSURE)
-    takes = ~IMMOVABLE & (FIGHT[:, mover] >= 0)  # [type]: the opponent's types that beat or tie the mover
-    return bool((type_distributions(view)[near][:, takes] > 0).any())
 
 
 def sure_captures(boards: np.ndarray, flags: np.ndarray, to_move: np.ndarray, worth: np.ndarray,

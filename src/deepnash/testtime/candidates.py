@@ -1,0 +1,184 @@
+"""Which moves the search weighs: the moves it drops from the prior, and the ones it always adds.
+
+The search (``search.Search.run``) weighs the few moves its prior likes best.  Before it picks them, the
+guards drop moves whose cost it would seldom see on a few samples two plies deep: an attack of an officer on
+a piece that may be a Bomb (``spared_attacks``, ``SearchConfig.spare``), an attack that loses for certain
+(``doomed_attacks``, ``sacrifice=false``), the Marshal beside a Spy (``spied_moves``, ``spy_guard``), the General
+beside the Marshal (``marshalled_moves``, ``general_guard``), a piece stepped where a revealed piece takes it
+unanswered (``hanging_moves``, ``hang_guard``).  It then adds an attack that may win (``hopeful_attack``, with
+``contempt``) and, against an opponent that does not press (``presses``) or near a draw limit, the quiet move
+that brings the army nearest the opponent's Flag (``approach_move``, ``approach``; ``exposed`` keeps its bonus
+off a piece the opponent may take).  Every function reads public information alone (``PlayerView``), except
+``approach_move``, which averages over sampled hidden types.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..game import Move
+from ..game import kernels as K
+from ..game.codes import EMPTY
+from ..game.pieces import BOMB, GENERAL, MARSHAL, SPY
+from ..infostate.beliefs import FIGHT, IMMOVABLE, attack_odds, fight_odds, hidden_counts, type_distributions
+from ..infostate.determinize import complete_state
+from ..infostate.view import PlayerView
+from .flag_guard import MANHATTAN
+from .leaf import battle_score, flag_approach
+
+
+def presses(view: PlayerView) -> bool:
+    """Whether ``view.player``'s opponent has lost or tied an attack so far in ``view.history`` (public): a
+    player that has risked none does not win battles it is not sure of (``SearchConfig.passive``)."""
+    opponent = 1 - view.player
+    return any(r.player == opponent and r.result in (K.RESULT_DEFENDER_WON, K.RESULT_BOTH_REMOVED)
+               for r in view.history)
+
+
+def spared_attacks(view: PlayerView, moves, rank: int) -> set[Move]:
+    """The attacks among ``moves`` that ``SearchConfig.spare`` drops: those of the player's pieces of ``rank``
+    or above (piece types, ``SCOUT`` .. ``MARSHAL``) on an opponent piece that is hidden and has never moved,
+    while the opponent has an unrevealed Bomb (``hidden_counts``).  Empty when it has none."""
+    if hidden_counts(view)[BOMB] == 0:
+        return set()
+    me, opp = view.player, 1 - view.player
+    return {m for m in moves
+            if view.owner[m.from_sq] == me and rank <= view.types[m.from_sq] <= MARSHAL
+            and view.owner[m.to_sq] == opp and not view.revealed[m.to_sq] and not view.moved[m.to_sq]}
+
+
+def spied_moves(view: PlayerView, moves) -> set[Move]:
+    """The moves among ``moves`` that ``SearchConfig.spy_guard`` drops: ``exposed_moves`` of the player's
+    Marshal to the opponent's Spy, hidden or not."""
+    return exposed_moves(view, moves, MARSHAL, SPY)
+
+
+def marshalled_moves(view: PlayerView, moves) -> set[Move]:
+    """The moves among ``moves`` that ``SearchConfig.general_guard`` drops: ``exposed_moves`` of the player's
+    General to the opponent's Marshal, counting only opponent pieces that have moved or are revealed."""
+    return exposed_moves(view, moves, GENERAL, MARSHAL, moved_only=True)
+
+
+def hanging_moves(view: PlayerView, moves) -> set[Move]:
+    """The quiet moves among ``moves`` (no attack) after which the moving piece hangs: it stands next to a
+    revealed movable opponent piece that beats it when attacking (``beliefs.FIGHT``), and no movable piece of the
+    player's beside that square (the square just left aside) would beat that piece in turn when it takes there.
+    ``SearchConfig.hang_guard`` drops them.  The opponent knows what it attacks with, not what it attacks: a
+    bot that attacks on the odds takes a hidden piece as readily as a known one."""
+    me, opp = view.player, 1 - view.player
+    movable = ~IMMOVABLE[np.clip(view.types, 0, len(IMMOVABLE) - 1)]  # read where the type is known alone
+    shown = (view.owner == opp) & view.revealed & movable
+    mine = (view.owner == me) & movable
+    hung = set()
+    for m in moves:
+        if view.owner[m.to_sq] == opp:
+            continue
+        mover = int(view.types[m.from_sq])
+        around = np.flatnonzero(MANHATTAN[m.to_sq] == 1)
+        takers = [int(view.types[sq]) for sq in around if shown[sq] and FIGHT[view.types[sq], mover] > 0]
+        if not takers:
+            continue
+        back = [int(view.types[sq]) for sq in around if sq != m.from_sq and mine[sq]]
+        if not all(any(FIGHT[b, t] > 0 for b in back) for t in takers):
+            hung.add(m)
+    return hung
+
+
+def exposed_moves(view: PlayerView, moves, piece: int, killer: int, moved_only: bool = False) -> set[Move]:
+    """The moves among ``moves`` after which the player's ``piece`` (a type, of which it has one), revealed or
+    revealed by the move (its own attack, which it is taken to win), stands next to an opponent piece that is
+    or may be a ``killer`` on public information (``type_distributions``; with ``moved_only``, among the
+    opponent's pieces that have moved or are revealed), the one the move attacks aside (the attack settles it);
+    where every move does, those of more than the least exposure (the summed chance of a ``killer`` on the
+    squares beside ``piece``).  Empty when the player has no ``piece`` or the opponent can have no ``killer``.
+
+    The guards ``spied_moves`` (the Marshal and the Spy) and ``marshalled_moves`` (the General and the
+    Marshal) read it: a ``killer`` beside a ``piece`` the opponent knows takes it, and a search of a few samples
+    seldom puts the ``killer`` on the one square."""
+    me, opp = view.player, 1 - view.player
+    mine = np.flatnonzero((view.owner == me) & (view.types == piece))
+    moves = list(moves)
+    if len(mine) == 0 or not moves:
+        return set()
+    threat = view.owner == opp
+    if moved_only:
+        threat &= view.moved | view.revealed
+    chance = np.where(threat, type_distributions(view)[:, killer], 0.0)
+    if not chance.any():
+        return set()
+    home, shown = int(mine[0]), bool(view.revealed[mine[0]])
+    exposure = np.zeros(len(moves))
+    for i, m in enumerate(moves):
+        attack = view.owner[m.to_sq] == opp
+        at, known = (m.to_sq, shown or attack) if m.from_sq == home else (home, shown)
+        if known:
+            beside = chance * (MANHATTAN[at] == 1)
+            if attack:
+                beside[m.to_sq] = 0.0
+            exposure[i] = beside.sum()
+    return {m for m, e in zip(moves, exposure) if e > exposure.min() + 1e-9}
+
+
+def _loses_for_certain(attacker: int, odds: np.ndarray) -> bool:
+    """Whether ``attacker`` loses to every type the defender's odds ``odds: float[12]`` allow (``fight_odds``)."""
+    return fight_odds(attacker, odds)[2] >= 1.0
+
+
+def doomed_attacks(view: PlayerView, moves) -> set[Move]:
+    """The attacks among ``moves`` that lose for certain on public information (``fight_odds`` against
+    ``attack_odds``): a piece other than a Miner on a revealed Bomb, a piece on a revealed one that beats it, a
+    Spy on a moved piece once the opponent's Marshal is gone.  ``SearchConfig.sacrifice=False`` drops them."""
+    return {m for m, odds in attack_odds(view, moves).items()
+            if _loses_for_certain(int(view.types[m.from_sq]), odds)}
+
+
+def hopeful_attack(view: PlayerView, ranked: list[Move], worth: np.ndarray | None = None) -> Move | None:
+    """An attack in ``ranked`` that may not lose on public information alone (not in ``doomed_attacks``), or
+    ``None``: the first such (``SearchConfig.attack=prior``), or with ``worth: float[12]`` the one whose
+    ``battle_score`` is best on average over the public type odds (``attack_odds``; ``attack=odds``); ties go
+    to the earlier in ``ranked``."""
+    best, best_score = None, -np.inf
+    for m, odds in attack_odds(view, ranked).items():
+        attacker = int(view.types[m.from_sq])
+        if _loses_for_certain(attacker, odds):
+            continue
+        if worth is None:
+            return m
+        score = float(odds @ battle_score(attacker, worth))
+        if score > best_score:
+            best, best_score = m, score
+    return best
+
+
+def approach_move(view: PlayerView, moves: list[Move], hidden: np.ndarray) -> Move | None:
+    """The quiet move among ``moves`` that brings the player's pieces nearest the opponent's Flag: the one that
+    most lowers ``flag_approach``, on average over the complete states of ``view`` with the opponent's types
+    ``hidden: int8[N, 100]``, the earlier in ``moves`` on a tie; ``None`` where no quiet move lowers it
+    (``SearchConfig.approach``)."""
+    quiet = [m for m in moves if view.owner[m.to_sq] != 1 - view.player]
+    if not quiet:
+        return None
+    base = np.stack([complete_state(view, h)["board"] for h in hidden])
+    before = flag_approach(base, view.player)
+    boards = np.repeat(base[None], len(quiet), axis=0)  # [move, sample, square]
+    for i, m in enumerate(quiet):
+        boards[i, :, m.to_sq] = boards[i, :, m.from_sq]
+        boards[i, :, m.from_sq] = EMPTY
+    gain = (before - flag_approach(boards.reshape(-1, 100), view.player).reshape(len(quiet), -1)).mean(axis=1)
+    best = int(np.argmax(gain))
+    return quiet[best] if gain[best] > 0 else None
+
+
+#: Rook steps within which an opponent piece that may take the marching piece keeps ``search.MARCH`` off (``exposed``).
+EXPOSURE = 2
+
+
+def exposed(view: PlayerView, move: Move) -> bool:
+    """Whether an opponent piece within ``EXPOSURE`` rook steps (lakes ignored) of ``move``'s square to may be a
+    movable piece that takes or trades with the player's piece making it, on public information
+    (``type_distributions``).  The passive bots take what they know they beat: a march that walks a revealed
+    piece up to their Marshal loses it (``search.MARCH``)."""
+    mover = int(view.types[move.from_sq])
+    near = (view.owner == 1 - view.player) & (MANHATTAN[move.to_sq] <= EXPOSURE)
+    takes = ~IMMOVABLE & (FIGHT[:, mover] >= 0)  # [type]: the opponent's types that beat or tie the mover
+    return bool((type_distributions(view)[near][:, takes] > 0).any())
