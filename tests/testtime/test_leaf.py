@@ -12,8 +12,10 @@ import pytest
 from deepnash.game import BARRAGE, CLASSIC, Game
 from deepnash.game import kernels as K
 from deepnash.game.codes import LAKE, code_of, owners, types as types_of
-from deepnash.game.pieces import BOMB, CAPTAIN, FLAG, MINER
+from deepnash.game.pieces import BOMB, CAPTAIN, FLAG, GENERAL, LIEUTENANT, MARSHAL, MINER
 from deepnash.game.squares import parse_square
+from deepnash.infostate.view import PlayerView
+from deepnash.testtime.candidates import approach_move
 from deepnash.testtime.leaf import APPROACH_HORIZON, NO_ATTACK, attack_delay, draw_nearness, flag_approach
 from test_search import classic_board, random_position
 
@@ -28,19 +30,22 @@ def test_draw_nearness_is_the_nearer_of_the_two_draw_limits():
     np.testing.assert_array_equal(draw_nearness(meta, off), 0.0)
 
 
-
-def slow_flag_approach(board: np.ndarray, player: int) -> int:
+def slow_flag_approach(board: np.ndarray, player: int, flags: np.ndarray | None = None, spare: int = 0) -> int:
     """``flag_approach`` square by square: Dijkstra's search from the opponent's Flag, once for any movable
     piece (the opponent's Bombs in the way) and once for a Miner; a step onto one of ``player``'s movable
-    pieces costs two."""
+    pieces costs two.  With ``spare`` and ``flags``, each search runs again for the pieces of rank ``spare`` and
+    above, with the opponent's hidden unmoved pieces in the way (the Flag too) while one of its Bombs is hidden."""
     kind, owner = types_of(board), owners(board)
+    secret = [owner[s] == 1 - player and flags is not None and not flags[s] & (K.REVEALED | K.MOVED)
+              for s in range(100)]
+    spared = [bool(spare) and any(secret[s] and kind[s] == BOMB for s in range(100)) and secret[s] for s in range(100)]
     best = APPROACH_HORIZON + 1
-    for miner in (False, True):
+    for miner, big in ((False, False), (True, False), (False, True), (True, True)):
         def open_sq(s: int) -> bool:
-            if board[s] == LAKE or (owner[s] == player and kind[s] in (BOMB, FLAG)):
+            if board[s] == LAKE or (owner[s] == player and kind[s] in (BOMB, FLAG)) or (big and spared[s]):
                 return False
             return miner or not (owner[s] == 1 - player and kind[s] == BOMB)
-        dist = {s: 0 for s in range(100) if owner[s] == 1 - player and kind[s] == FLAG}
+        dist = {s: 0 for s in range(100) if owner[s] == 1 - player and kind[s] == FLAG and not (big and spared[s])}
         queue = [(0, s) for s in dist]
         while queue:
             d, s = heapq.heappop(queue)
@@ -55,26 +60,31 @@ def slow_flag_approach(board: np.ndarray, player: int) -> int:
                     heapq.heappush(queue, (d + cost, n))
         for s, d in dist.items():
             runs = owner[s] == player and kind[s] not in (BOMB, FLAG) and (not miner or kind[s] == MINER)
-            if runs and d <= APPROACH_HORIZON:
+            if runs and (bool(spare) and spare <= kind[s] <= MARSHAL) == big and d <= APPROACH_HORIZON:
                 best = min(best, d)
     return best
 
 
 @pytest.mark.parametrize("variant", [CLASSIC, BARRAGE])
 def test_flag_approach_agrees_with_a_square_by_square_search(variant):
-    """``flag_approach`` on boards of random games, both players, against ``slow_flag_approach``; and on
-    Red's Flag walled in by Bombs, a Captain never gets there and a Miner on the far side of a Bomb does."""
-    boards = np.stack([random_position(variant, seed, plies)[0].state.board[0]
-                       for seed in range(12) for plies in (0, 60, 400)])
+    """``flag_approach`` on boards of random games, both players, with and without ``spare``, against
+    ``slow_flag_approach`` (``spare`` changes some of them); and on Red's Flag walled in by Bombs, a Captain
+    never gets there and a Miner on the far side of a Bomb does."""
+    games = [random_position(variant, seed, plies)[0] for seed in range(12) for plies in (0, 60, 400)]
+    boards = np.stack([g.state.board[0] for g in games])
+    flags = np.stack([g.state.flags[0] for g in games])
     for player in (0, 1):
         assert flag_approach(boards, player).tolist() == [slow_flag_approach(b, player) for b in boards]
+        for spare in (MINER, GENERAL):
+            spared = flag_approach(boards, player, flags, spare)
+            assert spared.tolist() == [slow_flag_approach(b, player, f, spare) for b, f in zip(boards, flags)]
+            assert (spared != flag_approach(boards, player)).any()
     walled = classic_board({"j10": code_of(1, FLAG), "f3": code_of(1, CAPTAIN), "e1": code_of(0, BOMB),
                             "f1": code_of(0, FLAG), "g1": code_of(0, BOMB), "f2": code_of(0, BOMB)})
     assert flag_approach(walled[None], 1).tolist() == [APPROACH_HORIZON + 1]  # the Captain is walled out
     miner = walled.copy()
     miner[parse_square("f3")] = code_of(1, MINER)
     assert flag_approach(miner[None], 1).tolist() == [2]  # through the Bomb on f2
-
 
 
 def test_attack_delay_counts_the_plies_to_the_nearest_attack_that_does_not_lose():
@@ -127,3 +137,57 @@ def test_attack_delay_goes_round_what_is_in_the_way():
     np.testing.assert_array_equal(attack_delay(boards, np.array([0, 1, 0]), 0), [2 * 16, 2 * 16 + 1, 2 * 3])
 
 
+def test_attack_delay_leaves_out_the_attacks_spare_keeps_the_general_from():
+    """Red's General on e4 stands next to Blue's unmoved hidden Lieutenant on e5, and Red's Major on a1 is eight
+    rook steps from it.  With ``spare=9``, while Blue's Bomb on i10 is hidden, the General's attack is none to
+    come (nor is its run at the unmoved Flag): the delay is the Major's, ``2 * (8 - 1)`` plies.  Once the Lieutenant
+    has moved, or the Bomb is revealed, or with ``spare=0`` or without the flags, the General's attack counts.
+    ``spare=7`` keeps the Major too, and Red has no attack left to make."""
+    board = Game.from_diagram("""
+        10 .. .. .. .. .. .. .. .. bB bF
+         9 .. .. .. .. .. .. .. .. .. ..
+         8 .. .. .. .. .. .. .. .. .. ..
+         7 .. .. .. .. .. .. .. .. .. ..
+         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
+         5 .. .. ~~ ~~ b5 .. ~~ ~~ .. ..
+         4 .. .. .. .. r9 .. .. .. .. ..
+         3 .. .. .. .. .. .. .. .. .. ..
+         2 .. .. .. .. .. .. .. .. .. ..
+         1 r7 .. .. .. .. .. .. .. .. rF
+           a  b  c  d  e  f  g  h  i  j
+        """, CLASSIC).state.board[0]
+    unmoved = np.zeros(100, np.uint8)
+    moved, shown = unmoved.copy(), unmoved.copy()
+    moved[parse_square("e5")] = K.MOVED
+    shown[parse_square("i10")] = K.REVEALED
+    boards = np.stack([board] * 4)
+    flags = np.stack([unmoved, unmoved, moved, shown])
+    to_move = np.array([0, 1, 0, 0])
+    np.testing.assert_array_equal(attack_delay(boards, to_move, 0, flags, spare=9), [14, 15, 0, 0])
+    np.testing.assert_array_equal(attack_delay(boards, to_move, 0, flags, spare=0), [0, 1, 0, 0])
+    np.testing.assert_array_equal(attack_delay(boards, to_move, 0), [0, 1, 0, 0])
+    np.testing.assert_array_equal(attack_delay(boards, to_move, 0, flags, spare=7)[:2], [NO_ATTACK, NO_ATTACK])
+
+
+def test_spare_sends_the_pieces_that_may_attack_to_the_flag_and_not_the_general():
+    """Blue's Flag on j10 stands behind two unmoved hidden pieces (i10, j9), and a hidden Bomb on a10.  Red's
+    General on j7 is three rook steps from it, through j9 as if taken; its Lieutenant on e2 thirteen.  With
+    ``spare=9`` the General may not attack unmoved pieces while a Bomb is hidden, so it does not get there: the
+    approach is the Lieutenant's, and ``approach_move`` walks the Lieutenant instead of the General.  That the
+    piece on j9 has moved does not open the General's way, since the Flag it would take has not; the Bomb
+    revealed does."""
+    board = classic_board({"a10": code_of(1, BOMB), "i10": code_of(1, LIEUTENANT), "j10": code_of(1, FLAG),
+                           "j9": code_of(1, LIEUTENANT), "j7": code_of(0, GENERAL), "e2": code_of(0, LIEUTENANT),
+                           "a1": code_of(0, FLAG)})
+    unmoved = np.zeros(100, np.uint8)
+    moved, shown = unmoved.copy(), unmoved.copy()
+    moved[parse_square("j9")] = K.MOVED
+    shown[parse_square("a10")] = K.REVEALED
+    assert flag_approach(board[None], 0, unmoved[None], 0).tolist() == [3]
+    assert flag_approach(board[None], 0, unmoved[None], GENERAL).tolist() == [13]
+    assert flag_approach(board[None], 0, moved[None], GENERAL).tolist() == [13]  # the Flag is unmoved still
+    assert flag_approach(board[None], 0, shown[None], GENERAL).tolist() == [3]
+    view = PlayerView.of(Game.from_state(CLASSIC, board, unmoved, turn=0, ply=250, moves_since_attack=20), 0)
+    truth = np.where(view.owner == 1, types_of(board), -1).astype(np.int8)[None]
+    assert str(approach_move(view, view.legal_moves, truth)) == "j7-j8"
+    assert str(approach_move(view, view.legal_moves, truth, GENERAL)) in ("e2-e3", "e2-f2")

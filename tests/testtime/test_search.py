@@ -610,6 +610,32 @@ def test_against_a_passive_opponent_the_march_outweighs_the_spread_of_the_rollou
         assert (max(result.policy, key=result.policy.get) == nearer) == bool(bonus)
 
 
+def test_against_a_passive_opponent_spare_sends_the_march_to_a_piece_that_may_attack():
+    """Blue's Flag on j10 stands behind two unmoved hidden pieces and a hidden Bomb; Red's General on j7 is three
+    rook steps from it through them, its Lieutenant on e2 thirteen (``test_leaf``).  With ``spare=9``, against an
+    opponent that does not press, the General may not attack those pieces and they will not move: the march the
+    candidates hold is the Lieutenant's.  Against one that has lost an attack, with the no-attack count half-way
+    to its limit, they may move, and the march is the General's, as it is without ``spare``."""
+    board = classic_board({"a10": code_of(1, BOMB), "i10": code_of(1, LIEUTENANT), "j10": code_of(1, FLAG),
+                           "j9": code_of(1, LIEUTENANT), "j7": code_of(0, GENERAL), "e2": code_of(0, LIEUTENANT),
+                           "b1": code_of(0, SPY), "a1": code_of(0, FLAG)})
+    lost = MoveRecord(Move.parse("a10-a9"), 1, LIEUTENANT, BOMB, K.RESULT_DEFENDER_WON)
+    limit = CLASSIC.max_moves_without_attack
+    for spare, history, since, marcher in ((9, (), 20, "e2"), (0, (), 20, "j7"), (9, (lost,), limit // 2, "j7")):
+        game = Game.from_state(CLASSIC, board, np.zeros(100, np.uint8), turn=0, ply=250, moves_since_attack=since)
+        view = PlayerView.of(game, 0, history)
+        truth = np.where(view.owner == 1, types_of(board), -1).astype(np.int8)
+        spy = [m for m in view.legal_moves if str(m).startswith("b1")]
+        prior = {m: (0.97 / len(spy) if m in spy else 0.03 / (len(view.legal_moves) - len(spy)))
+                 for m in view.legal_moves}
+        config = SearchConfig(samples=2, depth=0, candidates=len(spy), rounds=1, leaf="gain", passive=200,
+                              approach=0.05, spare=spare)
+        search = Search(uniform_logits, zero_value, config, belief=exactly(truth))
+        search.reset(CLASSIC, 0)
+        added = set(search.run(view, prior, np.random.default_rng(0)).q) - set(spy)
+        assert len(added) == 1 and str(next(iter(added)))[:2] == marcher
+
+
 def test_a_miner_boxed_in_by_its_own_pieces_comes_nearer_as_they_make_way():
     """Red's only Miner, on f2, is walled in by its own Bombs on e2 and f1 and its own Major on f3 and
     Lieutenant on g2; Blue's Flag on j10 lies behind Bombs only a Miner takes.  Each step onto Red's own

@@ -150,21 +150,24 @@ def hopeful_attack(view: PlayerView, ranked: list[Move], worth: np.ndarray | Non
     return best
 
 
-def approach_move(view: PlayerView, moves: list[Move], hidden: np.ndarray) -> Move | None:
+def approach_move(view: PlayerView, moves: list[Move], hidden: np.ndarray, spare: int = 0) -> Move | None:
     """The quiet move among ``moves`` that brings the player's pieces nearest the opponent's Flag: the one that
-    most lowers ``flag_approach``, on average over the complete states of ``view`` with the opponent's types
-    ``hidden: int8[N, 100]``, the earlier in ``moves`` on a tie; ``None`` where no quiet move lowers it
-    (``SearchConfig.approach``)."""
+    most lowers ``flag_approach`` (with ``spare``, ``SearchConfig.spare``), on average over the complete states
+    of ``view`` with the opponent's types ``hidden: int8[N, 100]``, the earlier in ``moves`` on a tie; ``None``
+    where no quiet move lowers it (``SearchConfig.approach``)."""
     quiet = [m for m in moves if view.owner[m.to_sq] != 1 - view.player]
     if not quiet:
         return None
-    base = np.stack([complete_state(view, h)["board"] for h in hidden])
-    before = flag_approach(base, view.player)
+    states = [complete_state(view, h) for h in hidden]
+    base = np.stack([state["board"] for state in states])
+    flags = np.stack([state["flags"] for state in states])  # the opponent's do not change with a quiet move
+    before = flag_approach(base, view.player, flags, spare)
     boards = np.repeat(base[None], len(quiet), axis=0)  # [move, sample, square]
     for i, m in enumerate(quiet):
         boards[i, :, m.to_sq] = boards[i, :, m.from_sq]
         boards[i, :, m.from_sq] = EMPTY
-    gain = (before - flag_approach(boards.reshape(-1, 100), view.player).reshape(len(quiet), -1)).mean(axis=1)
+    after = flag_approach(boards.reshape(-1, 100), view.player, np.tile(flags, (len(quiet), 1)), spare)
+    gain = (before - after.reshape(len(quiet), -1)).mean(axis=1)
     best = int(np.argmax(gain))
     return quiet[best] if gain[best] > 0 else None
 

@@ -16,7 +16,7 @@ import numpy as np
 from ..game import Move, Variant
 from ..game import kernels as K
 from ..game.codes import EMPTY, LAKE, owners, types
-from ..game.pieces import BOMB, FLAG, MINER
+from ..game.pieces import BOMB, FLAG, MARSHAL, MINER
 from ..infostate.beliefs import FIGHT, IMMOVABLE, PEOPLE_PIECE_VALUE, PIECE_VALUE, hidden_counts
 from ..infostate.view import PlayerView
 from .flag_guard import path_steps
@@ -68,6 +68,24 @@ def counter_nearness(since_attack: np.ndarray | int, ply: np.ndarray | int, vari
     return near
 
 
+def spared_squares(boards: np.ndarray, flags: np.ndarray | None, player: int, spare: int) -> np.ndarray:
+    """``bool[N, 100]``: the squares of complete boards ``int8[N, 100]`` (``flags: uint8[N, 100]``,
+    ``kernels.REVEALED`` and ``kernels.MOVED``) that ``SearchConfig.spare`` keeps ``player``'s pieces of rank
+    ``spare`` and above from attacking (``candidates.spared_attacks``): the opponent's pieces that are hidden and
+    have never moved, on boards where one of its Bombs is still hidden.  None with ``spare`` 0 or no ``flags``."""
+    if not spare or flags is None:
+        return np.zeros(boards.shape, bool)
+    theirs = (owners(boards) == 1 - player) & (types(boards) >= 0)
+    secret = theirs & ((flags & (K.REVEALED | K.MOVED)) == 0)
+    hidden_bomb = (secret & (types(boards) == BOMB)).any(axis=1)  # a Bomb never moves: hidden is secret
+    return secret & hidden_bomb[:, None]
+
+
+def spared_ranks(kind: np.ndarray, spare: int) -> np.ndarray:
+    """``bool``, shaped like ``kind`` (piece types): the types ``SearchConfig.spare`` keeps off ``spared_squares``."""
+    return (spare > 0) & (kind >= spare) & (kind <= MARSHAL)
+
+
 #: What ``attack_delay`` answers when ``player`` has no attack that does not lose: past any draw limit.
 NO_ATTACK = 10_000
 
@@ -75,23 +93,31 @@ NO_ATTACK = 10_000
 ATTACK_HORIZON = 40
 
 
-def attack_delay(boards: np.ndarray, to_move: np.ndarray, player: int) -> np.ndarray:
+def attack_delay(boards: np.ndarray, to_move: np.ndarray, player: int, flags: np.ndarray | None = None,
+                 spare: int = 0) -> np.ndarray:
     """``int64[N]``: plies before ``player`` can make an attack that does not lose, on complete boards
     ``int8[N, 100]`` with ``to_move: int[N]`` the player to move: ``2 (s - 1)``, plus 1 when the opponent
     moves first, for ``s`` the fewest rook steps from one of ``player``'s movable pieces to an opponent
     piece it beats or ties (``beliefs.FIGHT``), through empty squares and ``player``'s own movable pieces
     (lakes, Bombs, Flags and the opponent's other pieces are in the way; ``flag_guard.path_steps``):
     a Flag walled in by Bombs is no nearer than the Miner that must open it.  ``NO_ATTACK`` when there is
-    none within ``ATTACK_HORIZON`` steps."""
+    none within ``ATTACK_HORIZON`` steps.
+
+    With ``spare`` (a rank, ``SearchConfig.spare``) and the boards' ``flags: uint8[N, 100]``, the attacks
+    ``candidates.spared_attacks`` keeps the player from do not count (``spared_squares``): a General the guard
+    keeps beside unmoved pieces is no attack to come, and the pieces that may attack them must come nearer."""
     kind, owner = types(boards), owners(boards)
     k = np.clip(kind, 0, None).astype(np.int64)
     mine = (owner == player) & (kind >= 0) & ~IMMOVABLE[k]
     theirs = (owner == 1 - player) & (kind >= 0)
     passable = (boards == EMPTY) | mine
+    spared = spared_squares(boards, flags, player, spare)
     steps = np.full(len(boards), NO_ATTACK, dtype=np.int64)
     for t in np.unique(k[mine]):
         attackers = mine & (k == t)
         targets = theirs & (FIGHT[t][k] >= 0)
+        if spared_ranks(t, spare):
+            targets &= ~spared
         near = path_steps(passable, targets, ATTACK_HORIZON, wanted=attackers)
         reach = np.where(attackers & (near <= ATTACK_HORIZON), near, NO_ATTACK).min(axis=1)
         steps = np.minimum(steps, reach)
@@ -102,14 +128,16 @@ def attack_delay(boards: np.ndarray, to_move: np.ndarray, player: int) -> np.nda
 APPROACH_HORIZON = 30
 
 
-def flag_approach(boards: np.ndarray, player: int) -> np.ndarray:
+def flag_approach(boards: np.ndarray, player: int, flags: np.ndarray | None = None, spare: int = 0) -> np.ndarray:
     """``int64[N]``: the fewest rook steps any movable piece of ``player`` needs to reach the opponent's Flag
     on complete (sampled) boards ``int8[N, 100]`` (``flag_guard.path_steps``): lakes and ``player``'s own
     Bombs and Flag are in the way, the opponent's Bombs for all but a Miner (taking one is a step), the
     opponent's other pieces are stepped through as if taken, and stepping onto one of ``player``'s own movable
     pieces costs two steps, as it must first step aside (``path_steps``'s toll): a Miner boxed in by its own
     pieces comes nearer as they make way.  ``APPROACH_HORIZON + 1`` where none is that near, or the opponent
-    has no Flag."""
+    has no Flag.  With ``spare`` and the boards' ``flags: uint8[N, 100]``, the pieces of rank ``spare`` and
+    above do not step through the pieces ``spared_squares`` keeps them from attacking: a General walled out by
+    unmoved pieces is no nearer the Flag behind them, and the pieces that may take them are what comes nearer."""
     kind, owner = types(boards), owners(boards)
     k = np.clip(kind, 0, None).astype(np.int64)
     mine = (owner == player) & (kind >= 0)
@@ -119,11 +147,16 @@ def flag_approach(boards: np.ndarray, player: int) -> np.ndarray:
     their_bomb = (owner == 1 - player) & (kind == BOMB)
     far = APPROACH_HORIZON + 1
     steps = np.full(len(boards), far, dtype=np.int64)
+    spared = spared_squares(boards, flags, player, spare)
+    big = movable & spared_ranks(kind, spare)
     for runners, passable in ((movable, open_sq & ~their_bomb), (movable & (kind == MINER), open_sq)):
-        if runners.any():
-            near = path_steps(passable, flag, APPROACH_HORIZON, wanted=runners, toll=movable)
-            steps = np.minimum(steps, np.where(runners, near, far).min(axis=1))
+        for group, through, goal in ((runners & ~big, passable, flag),
+                                     (runners & big, passable & ~spared, flag & ~spared)):
+            if group.any():
+                near = path_steps(through, goal, APPROACH_HORIZON, wanted=group, toll=movable)
+                steps = np.minimum(steps, np.where(group, near, far).min(axis=1))
     return steps
+
 
 
 def battle_scores(view: PlayerView, cands: list[Move], hidden: np.ndarray, worth: np.ndarray,

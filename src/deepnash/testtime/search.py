@@ -203,7 +203,9 @@ class SearchConfig:
             General and the Marshal; 0: none): the search drops those attacks from the prior before it
             ranks the candidates, unless nothing else is allowed.  Eight samples and a prior that likes
             such attacks do not keep the pieces that win the game off the Bombs: against ``sure``, Bombs
-            took 45 of the 76 Marshals and Generals the shipped agent lost in 40 games.
+            took 45 of the 76 Marshals and Generals the shipped agent lost in 40 games.  Against an opponent
+            ``passive`` takes for one that does not press, whose unmoved pieces stay unmoved, those attacks are
+            no attacks to come in the draw term either (``attack_delay``), nor ways to its Flag (``approach``).
         passive: after this many plies (0: never), an opponent that has not once lost or tied an attack is
             taken for one that does not press its lead (``presses``): the draw term no longer rewards the player
             behind for stalling, ``- r**2 (max(tanh(d_leaf), 0) + contempt)``, so that a draw is worth
@@ -215,17 +217,18 @@ class SearchConfig:
         approach: against an opponent that ``passive`` takes for one that does not press, and against any
             opponent once the root is ``APPROACH_NEARNESS`` near a draw limit, what a leaf gains for each rook step
             the player's nearest piece has come nearer the opponent's (sampled) Flag since the root
-            (``flag_approach``; 0: nothing), so that quiet moves make progress where the few plies searched win
-            no material.  With a won ending on the board (``turtle`` left with a General, six revealed Bombs and
-            its Flag, against five Miners), the shipped agent shuffled for 1,600 plies, sent a piece onto a known
-            Bomb each time the no-attack count neared its limit, and drew by the move limit.  0.05 is a sixth of
-            a Miner on the thesis's table: it decides among quiet moves and buys no material.  The candidates
-            then always hold the ``approach_move`` (over ``APPROACH_DRAWS`` draws of the belief), in place of the
-            lowest-ranked one, with at least ``GUARD_PRIOR`` times the top move's prior: the prior seldom moves
-            the back-row Miners that such an ending needs.  Against an opponent that does not press it enters with
-            the top move's prior, and ``MARCH`` times ``approach`` added to its ``Q``, unless an opponent piece
-            that may take the marching piece stands near (``exposed``).  Against ``cautious``, the draws left are
-            endings of the same kind: its Marshal alone beside its Bombs and Flag, and the agent's few pieces, a
+            (``flag_approach``; against an opponent that does not press, the pieces ``spare`` keeps from attacking
+            unmoved pieces do not pass them; 0: nothing), so that quiet moves make progress where the few plies
+            searched win no material.  With a won ending on the board (``turtle`` left with a General, six
+            revealed Bombs and its Flag, against five Miners), the shipped agent shuffled for 1,600 plies, sent a
+            piece onto a known Bomb each time the no-attack count neared its limit, and drew by the move limit.
+            0.05 is a sixth of a Miner on the thesis's table: it decides among quiet moves and buys no material.
+            The candidates then always hold the ``approach_move`` (over ``APPROACH_DRAWS`` draws of the belief), in
+            place of the lowest-ranked one, with at least ``GUARD_PRIOR`` times the top move's prior: the prior
+            seldom moves the back-row Miners that such an ending needs.  Against an opponent that does not press it
+            enters with the top move's prior, and ``MARCH`` times ``approach`` added to its ``Q``, unless an opponent
+            piece that may take the marching piece stands near (``exposed``).  Against ``cautious``, the draws left
+            are endings of the same kind: its Marshal alone beside its Bombs and Flag, and the agent's few pieces, a
             Miner among them, out of reach of both.
         sacrifice: whether the prior keeps the player's attacks that lose for certain on public information
             (``doomed_attacks``: a Scout on a revealed Bomb, a Captain on a revealed Major).  False: the search
@@ -491,7 +494,10 @@ class Search:
         # army nearest the opponent's Flag
         closing = cfg.approach > 0 and (meek or counter_nearness(view.moves_since_attack, view.ply, view.variant)
                                         >= APPROACH_NEARNESS)
-        nearer = approach_move(view, ranked, draw(rng, APPROACH_DRAWS)) if closing and draw else None
+        # against an opponent that does not press, its unmoved pieces stay unmoved: the pieces ``spare`` keeps off
+        # them neither attack them nor pass them (``leaf.spared_squares``)
+        spare = cfg.spare if meek else 0
+        nearer = approach_move(view, ranked, draw(rng, APPROACH_DRAWS), spare) if closing and draw else None
         evict = evicting_move(view, ranked) if cfg.evict > 0 else None
         chase = hunting_move(view, ranked) if cfg.hunt > 0 else None
         forced = [m for m in (hopeful, raid if cfg.guard > 0 else None, nearer, evict, chase)
@@ -581,7 +587,9 @@ class Search:
         root = material_difference(env.state.board, me, worth) if cfg.leaf == "gain" else None
         # ``approach``: how near the player's pieces are to the opponent's Flag on each sample, before the move
         # (the same for every candidate of a sample, so each sample's search is made once)
-        near_flag = np.repeat(flag_approach(env.state.board[::m], me), m) if closing else None
+        spare = cfg.spare if meek else 0  # as in ``run``
+        near_flag = (np.repeat(flag_approach(env.state.board[::m], me, env.state.flags[::m], spare), m)
+                     if closing else None)
         first = np.array([[square_to_action(c.from_sq, me), square_to_action(c.to_sq, me)] for c in cands])
         for step in range(2):
             self._step(env, np.tile(first[:, step], k), result, drawn, me)
@@ -603,14 +611,16 @@ class Search:
             if cfg.leaf == "material":
                 near = np.zeros(leaf.sum())
             else:  # with contempt, the count goes on until the player's nearest attack can land
-                delay = attack_delay(env.state.board[leaf], env.player[leaf], me) if cfg.contempt > 0 else 0
+                delay = attack_delay(env.state.board[leaf], env.player[leaf], me, env.state.flags[leaf],
+                                     spare) if cfg.contempt > 0 else 0
                 near = draw_nearness(env.state.meta[leaf], view.variant, delay) ** 2
             near[drawn[leaf]] = 1.0
             gained = np.tanh(lead - root[leaf]) if cfg.leaf == "gain" else np.tanh(lead)
             behind = 0.0 if meek else -1.0  # the least a lead of the opponent's counts for in the draw term
             result[leaf] = gained - near * (np.maximum(np.tanh(lead), behind) + cfg.contempt)
             if near_flag is not None:  # against an opponent that does not press, a step nearer its Flag is progress
-                result[leaf] += cfg.approach * (near_flag[leaf] - flag_approach(env.state.board[leaf], me))
+                result[leaf] += cfg.approach * (near_flag[leaf] - flag_approach(env.state.board[leaf], me,
+                                                                                env.state.flags[leaf], spare))
             if cfg.value_weight > 0 and live.any():  # the value's judgement of the unfinished leaves
                 result[live] += cfg.value_weight * self._values_for(env, live, me)
         pending = live | drawn  # the games the rollouts did not decide
