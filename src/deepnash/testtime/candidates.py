@@ -24,7 +24,7 @@ from ..infostate.beliefs import FIGHT, IMMOVABLE, attack_odds, fight_odds, hidde
 from ..infostate.determinize import complete_state
 from ..infostate.view import PlayerView
 from .flag_guard import MANHATTAN
-from .leaf import battle_score, flag_approach
+from .leaf import battle_score, flag_approach, spared_ranks
 
 
 def presses(view: PlayerView) -> bool:
@@ -43,7 +43,7 @@ def spared_attacks(view: PlayerView, moves, rank: int) -> set[Move]:
         return set()
     me, opp = view.player, 1 - view.player
     return {m for m in moves
-            if view.owner[m.from_sq] == me and rank <= view.types[m.from_sq] <= MARSHAL
+            if view.owner[m.from_sq] == me and spared_ranks(view.types[m.from_sq], rank)
             and view.owner[m.to_sq] == opp and not view.revealed[m.to_sq] and not view.moved[m.to_sq]}
 
 

@@ -75,14 +75,15 @@ def spared_squares(boards: np.ndarray, flags: np.ndarray | None, player: int, sp
     have never moved, on boards where one of its Bombs is still hidden.  None with ``spare`` 0 or no ``flags``."""
     if not spare or flags is None:
         return np.zeros(boards.shape, bool)
-    theirs = (owners(boards) == 1 - player) & (types(boards) >= 0)
-    secret = theirs & ((flags & (K.REVEALED | K.MOVED)) == 0)
-    hidden_bomb = (secret & (types(boards) == BOMB)).any(axis=1)  # a Bomb never moves: hidden is secret
+    kind = types(boards)
+    secret = (owners(boards) == 1 - player) & (kind >= 0) & ((flags & (K.REVEALED | K.MOVED)) == 0)
+    hidden_bomb = (secret & (kind == BOMB)).any(axis=1)  # a Bomb never moves: hidden is secret
     return secret & hidden_bomb[:, None]
 
 
 def spared_ranks(kind: np.ndarray, spare: int) -> np.ndarray:
-    """``bool``, shaped like ``kind`` (piece types): the types ``SearchConfig.spare`` keeps off ``spared_squares``."""
+    """``bool``, shaped like ``kind`` (piece types): the types ``SearchConfig.spare`` keeps off ``spared_squares``
+    (on a view, ``candidates.spared_attacks``): ``spare`` to ``MARSHAL``; none with ``spare`` 0."""
     return (spare > 0) & (kind >= spare) & (kind <= MARSHAL)
 
 
