@@ -16,7 +16,8 @@ from deepnash.game.pieces import BOMB, CAPTAIN, FLAG, GENERAL, LIEUTENANT, MARSH
 from deepnash.game.squares import parse_square
 from deepnash.infostate.view import PlayerView
 from deepnash.testtime.candidates import approach_move
-from deepnash.testtime.leaf import APPROACH_HORIZON, NO_ATTACK, attack_delay, draw_nearness, flag_approach
+from deepnash.testtime.leaf import (APPROACH_HORIZON, NO_ATTACK, attack_delay, draw_nearness, flag_approach,
+                                   movable_left)
 from test_search import classic_board, random_position
 
 
@@ -85,6 +86,20 @@ def test_flag_approach_agrees_with_a_square_by_square_search(variant):
     miner = walled.copy()
     miner[parse_square("f3")] = code_of(1, MINER)
     assert flag_approach(miner[None], 1).tolist() == [2]  # through the Bomb on f2
+
+
+def test_movable_left_says_which_player_has_a_piece_that_can_move():
+    """Bombs and Flags cannot move, a Miner can; on random games, where both armies stand, both players have one."""
+    bombs = classic_board({"a1": code_of(0, FLAG), "b1": code_of(0, BOMB), "a2": code_of(0, BOMB),
+                           "j10": code_of(1, FLAG), "i10": code_of(1, BOMB)})
+    scout = bombs.copy()
+    scout[parse_square("j9")] = code_of(1, MINER)
+    boards = np.stack([bombs, scout])
+    assert movable_left(boards, 0).tolist() == [False, False]
+    assert movable_left(boards, 1).tolist() == [False, True]
+    for seed in range(5):
+        game, _ = random_position(CLASSIC, seed, 60)
+        assert movable_left(game.state.board[:1], 0)[0] and movable_left(game.state.board[:1], 1)[0]
 
 
 def test_attack_delay_counts_the_plies_to_the_nearest_attack_that_does_not_lose():

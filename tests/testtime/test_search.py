@@ -32,8 +32,8 @@ from deepnash.nn.belief import BELIEF_PRESETS, BeliefNet
 from deepnash.testtime.belief import LearnedBelief
 from deepnash.testtime.candidates import approach_move, exposed, presses
 from deepnash.testtime.leaf import flag_approach, material_difference
-from deepnash.testtime.search import (APPROACH_NEARNESS, GUARD_PRIOR, MARCH, MAX_STEP_GAIN, Search, SearchConfig,
-                                      _sample, improve, sure_captures)
+from deepnash.testtime.search import (APPROACH_NEARNESS, DECIDED_MARGIN, GUARD_PRIOR, MARCH, MAX_STEP_GAIN, Search,
+                                      SearchConfig, _sample, improve, sure_captures)
 from test_memory import MARSHAL_CHANCE
 from testtime_helpers import Played, uniform_logits, zero_value
 
@@ -503,6 +503,46 @@ def classic_board(pieces: dict[str, int]) -> np.ndarray:
     for name, code in pieces.items():
         board[parse_square(name)] = code
     return board
+
+
+def test_a_lost_game_scores_below_every_unfinished_line():
+    """``DECIDED_MARGIN``, against an opponent that does not press (``passive``; Blue has lost no attack): Red's lone
+    Marshal on f9 beside Blue's revealed Marshal, one move before the no-attack draw, ahead on the thesis's table
+    (its six Bombs).  Every quiet move ends the game drawn, a leaf at the limit:
+    ``-(tanh(d) + c)``, below -1.  f9xf10 trades the Marshals, and Red, with no movable piece left after Blue's
+    reply, loses: it scored -1, above the draw, and the search took it (against ``sure``, seed 610).  Now the loss
+    scores ``DECIDED_MARGIN`` below the round's lowest unfinished line.  Early in the game, where the leaves stay
+    above -1, it scores -1 as before, and so does a rollout that ends with Red's Marshal on a Bomb: Red has no
+    movable piece left and loses at its next turn (``movable_left``), where the leaf scored it as a draw.  Against an
+    opponent that presses the search scores as before."""
+    board = classic_board({"f9": code_of(0, MARSHAL), "g1": code_of(0, FLAG), "f1": code_of(0, BOMB),
+                           "h1": code_of(0, BOMB), "g2": code_of(0, BOMB), "a1": code_of(0, BOMB),
+                           "b1": code_of(0, BOMB), "c1": code_of(0, BOMB), "f10": code_of(1, MARSHAL),
+                           "a10": code_of(1, MAJOR), "j10": code_of(1, FLAG), "e10": code_of(1, BOMB),
+                           "g10": code_of(1, BOMB)})
+    flags = np.where(board > 0, K.REVEALED | K.MOVED, 0).astype(np.uint8)
+    flags[[parse_square(s) for s in ("g1", "f1", "h1", "g2", "a1", "b1", "c1", "j10", "e10", "g10")]] = K.REVEALED
+    trade = Move.parse("f9-f10")
+
+    def q(ply: int, since_attack: int, passive: int = 1) -> dict[Move, float]:
+        game = Game.from_state(CLASSIC, board, flags, turn=0, ply=ply, moves_since_attack=since_attack)
+        view = PlayerView.of(game, 0)
+        truth = np.where(view.owner == 1, view.types, -1).astype(np.int8)
+        config = SearchConfig(samples=2, depth=2, candidates=len(view.legal_moves), rounds=1, leaf="gain",
+                              contempt=1.0, passive=passive)
+        search = Search(uniform_logits, zero_value, config, belief=exactly(truth))
+        search.reset(view.variant, view.player)
+        return search.run(view, {m: 1 / len(view.legal_moves) for m in view.legal_moves},
+                          np.random.default_rng(0)).q
+
+    late = q(1578, CLASSIC.max_moves_without_attack - 1)
+    quiet = [v for m, v in late.items() if m != trade]
+    lead = 4 * PIECE_VALUE[BOMB] - PIECE_VALUE[MAJOR]  # six Bombs against two and a Major
+    assert len(quiet) == 3 and quiet == pytest.approx([-(math.tanh(lead) + 1.0)] * 3)
+    assert late[trade] == pytest.approx(min(quiet) - DECIDED_MARGIN)
+    early = q(100, 20)
+    assert early[trade] == -1.0 and min(v for m, v in early.items() if m != trade) > -1.0
+    assert q(1578, CLASSIC.max_moves_without_attack - 1, passive=0)[trade] == -1.0  # against one that presses: as before
 
 
 def test_against_a_passive_opponent_a_step_nearer_its_flag_is_worth_approach():

@@ -49,6 +49,14 @@ def material_difference(boards: np.ndarray, player: int, worth: np.ndarray = PIE
     return (on_square * (owner == player)).sum(axis=1) - (on_square * (owner == 1 - player)).sum(axis=1)
 
 
+def movable_left(boards: np.ndarray, player: int) -> np.ndarray:
+    """``bool[N]``: whether ``player`` has a piece that can move (not a Bomb or Flag) on complete boards
+    ``int8[N, 100]``.  A player without one loses at its next turn (``Termination.NO_MOVES``), or draws if
+    neither player has one (``BOTH_STUCK``)."""
+    kind = types(boards)
+    return ((owners(boards) == player) & (kind >= 0) & ~IMMOVABLE[np.clip(kind, 0, None)]).any(axis=1)
+
+
 def draw_nearness(meta: np.ndarray, variant: Variant, delay: np.ndarray | int = 0) -> np.ndarray:
     """``float64[N]`` in [0, 1]: ``counter_nearness`` of each game's counters (``BatchState.meta`` rows
     ``int32[N, NUM_META]``)."""
