@@ -542,7 +542,7 @@ def test_a_lost_game_scores_below_every_unfinished_line():
     assert late[trade] == pytest.approx(min(quiet) - DECIDED_MARGIN)
     early = q(100, 20)
     assert early[trade] == -1.0 and min(v for m, v in early.items() if m != trade) > -1.0
-    assert q(1578, CLASSIC.max_moves_without_attack - 1, passive=0)[trade] == -1.0  # against one that presses: as before
+    assert q(1578, CLASSIC.max_moves_without_attack - 1, passive=0)[trade] == -1.0  # one that presses: as before
 
 
 def test_against_a_passive_opponent_a_step_nearer_its_flag_is_worth_approach():
