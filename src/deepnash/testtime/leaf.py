@@ -49,12 +49,18 @@ def material_difference(boards: np.ndarray, player: int, worth: np.ndarray = PIE
     return (on_square * (owner == player)).sum(axis=1) - (on_square * (owner == 1 - player)).sum(axis=1)
 
 
+def movable_squares(kind: np.ndarray, owner: np.ndarray, player) -> np.ndarray:
+    """``bool``, shaped like ``kind`` and ``owner`` (``codes.types`` and ``codes.owners`` of complete boards): the
+    squares of ``player``'s pieces that can move (not a Bomb or Flag); ``player`` an int, or an array that
+    broadcasts against them (one player a board)."""
+    return (owner == player) & (kind >= 0) & ~IMMOVABLE[np.clip(kind, 0, None)]
+
+
 def movable_left(boards: np.ndarray, player: int) -> np.ndarray:
-    """``bool[N]``: whether ``player`` has a piece that can move (not a Bomb or Flag) on complete boards
-    ``int8[N, 100]``.  A player without one loses at its next turn (``Termination.NO_MOVES``), or draws if
+    """``bool[N]``: whether ``player`` has a piece that can move on complete boards ``int8[N, 100]``
+    (``movable_squares``).  A player without one loses at its next turn (``Termination.NO_MOVES``), or draws if
     neither player has one (``BOTH_STUCK``)."""
-    kind = types(boards)
-    return ((owners(boards) == player) & (kind >= 0) & ~IMMOVABLE[np.clip(kind, 0, None)]).any(axis=1)
+    return movable_squares(types(boards), owners(boards), player).any(axis=1)
 
 
 def draw_nearness(meta: np.ndarray, variant: Variant, delay: np.ndarray | int = 0) -> np.ndarray:
@@ -117,7 +123,7 @@ def attack_delay(boards: np.ndarray, to_move: np.ndarray, player: int, flags: np
     keeps beside unmoved pieces is no attack to come, and the pieces that may attack them must come nearer."""
     kind, owner = types(boards), owners(boards)
     k = np.clip(kind, 0, None).astype(np.int64)
-    mine = (owner == player) & (kind >= 0) & ~IMMOVABLE[k]
+    mine = movable_squares(kind, owner, player)
     theirs = (owner == 1 - player) & (kind >= 0)
     passable = (boards == EMPTY) | mine
     spared = spared_squares(boards, flags, player, spare)

@@ -37,7 +37,7 @@ from ..game import Move
 from ..game import kernels as K
 from ..game.codes import owners, types
 from ..game.pieces import MARSHAL, MINER, SCOUT, SPY
-from ..infostate.beliefs import FIGHT, IMMOVABLE, type_distributions
+from ..infostate.beliefs import FIGHT, type_distributions
 from ..infostate.determinize import load_determinization, sample_hidden
 from ..infostate.observe import move_rows
 from ..infostate.setup_stats import deployment_weights
@@ -48,7 +48,7 @@ from .clock import GameClock, critical_move
 from .flag_guard import evicting_move, flag_danger, guarding_move
 from .hunt import hunting_move
 from .leaf import (PIECE_VALUES, attack_delay, battle_scores, counter_nearness, draw_nearness, flag_approach,
-                   material_difference, movable_left, piece_values, public_lead)
+                   material_difference, movable_left, movable_squares, piece_values, public_lead)
 from .memory import MemoryHeuristic
 from .raid_solve import unguarding_moves
 from .value_bounds import ValueFn
@@ -724,7 +724,7 @@ def sure_captures(boards: np.ndarray, flags: np.ndarray, to_move: np.ndarray, wo
     kind, owner, shown = types(boards).astype(np.int64), owners(boards), (flags & K.REVEALED) != 0
     player = np.asarray(to_move)[:, None]
     k = np.clip(kind, 0, None)
-    mine = (owner == player) & (kind >= 0) & ~IMMOVABLE[k]
+    mine = movable_squares(kind, owner, player)
     if selected is not None:
         mine &= np.arange(100)[None] == np.asarray(selected)[:, None]
     near, game = np.maximum(K.NEIGHBOUR, 0), np.arange(n)[:, None, None]  # off the board: masked below
