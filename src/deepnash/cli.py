@@ -351,6 +351,10 @@ def train(
                                                 "2, the paper's; 6 with --init, whose prior is sharper)"),
     eta: float = typer.Option(None, help="strength of R-NaD's reward transform towards the regularisation policy "
                                          "(default: the preset's; 0.05 for tiny and small, the paper's 0.2 for paper)"),
+    league: float = typer.Option(None, help="share of the games played against a frozen past network (the one the "
+                                            "run started from, and the network at the start of each recent R-NaD "
+                                            "iteration) instead of itself; default 0, self-play alone"),
+    league_size: int = typer.Option(None, help="past networks the league holds (default 4)"),
     device: str = typer.Option("cpu", help="cpu, cuda, cuda:1 ... (torchrun: each rank takes cuda:LOCAL_RANK)"),
     actors: int = typer.Option(None, help="actor processes (0: self-play in the learner's process)"),
     envs: int = typer.Option(None, help="games each actor plays at once (default: the preset's)"),
@@ -406,7 +410,7 @@ def train(
         cfg = replace(cfg, **_given(actors=actors, checkpoint_minutes=checkpoint_minutes, envs=envs,
                                     batch_games=batch_games, max_steps=max_steps, setups=setups, eval_games=eval_games,
                                     eval_minutes=eval_minutes, eval_opponent=eval_opponent,
-                                    eval_setup=eval_setup))
+                                    eval_setup=eval_setup, league=league, league_size=league_size))
         summary = run_training(cfg, run_dir, steps=steps, minutes=minutes, resume=bool(resume), device=device,
                                progress=progress and not as_json)
     except (CheckpointError, FileExistsError, ValueError) as e:
@@ -418,6 +422,8 @@ def train(
         typer.echo(json.dumps(summary))
         return
     typer.echo(f"{summary['learner_step']} updates, {summary['games']} games in {summary['out']}")
+    for key, r in summary.get("league", {}).items():
+        typer.echo(f"vs its network of update {key}: {r['wins']} wins, {r['draws']} draws, {r['losses']} losses")
     if "eval" in summary:
         e = summary["eval"]
         typer.echo(f"vs {summary['eval_opponent']}: {e['wins']} wins, {e['draws']} draws, {e['losses']} losses ({e['win_rate']:.0%})")

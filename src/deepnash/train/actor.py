@@ -4,6 +4,9 @@ Source: ``docs/rnad.md`` §7 (actors play whole games into a queue) and the
 DeepNash paper's "Infrastructure and Setup".  One batched network call per
 environment step; each action is sampled from the network's policy restricted
 to the legal-action mask, and that policy is recorded as the behaviour policy mu.
+A share of the games can pit the network against a frozen past network of the
+league (``docs/rnad.md`` §7, "A league of past networks"): only the learner's
+side of those games is recorded, the past network being part of the environment.
 """
 
 from __future__ import annotations
@@ -54,6 +57,9 @@ class GameRecord:
         winner: 0, 1, or -1 for a draw (and for a game cut at ``max_steps``).
         termination: a ``game.Termination`` code, or -1 for a game cut at ``max_steps``.
         moves: moves (plies) played.
+        side: the one player the network played in a game against a past network of the league (only
+            its steps are recorded, ``player`` is ``side`` throughout); -1 for self-play (both sides).
+        rival: the league key of that past network (``SelfPlay.set_league``); -1 for self-play.
     """
 
     obs: np.ndarray
@@ -65,6 +71,8 @@ class GameRecord:
     winner: int
     termination: int
     moves: int
+    side: int = -1
+    rival: int = -1
 
     @property
     def steps(self) -> int:
@@ -78,13 +86,15 @@ class GameRecord:
 
 
 class _Slot:
-    """The steps recorded so far in one env slot."""
+    """The steps recorded so far in one env slot, and who plays its game."""
 
-    __slots__ = ("obs", "legal", "player", "action", "behaviour", "skip")
+    __slots__ = ("obs", "legal", "player", "action", "behaviour", "skip", "played", "side", "rival", "rival_key")
 
     def __init__(self) -> None:
         self.obs, self.legal, self.player, self.action, self.behaviour = [], [], [], [], []
         self.skip = False  # the running game was cut at max_steps; wait for the slot's next game
+        self.played = 0  # agent steps of the running game, both sides'
+        self.side, self.rival, self.rival_key = -1, None, -1  # self-play until ``SelfPlay`` draws a rival
 
     def record(self, obs, legal, player, action, behaviour) -> None:
         self.obs.append(obs)
@@ -99,13 +109,13 @@ class _Slot:
         rewards[-1] = final_rewards
         rec = GameRecord(np.stack(self.obs), np.stack(self.legal), np.asarray(self.player, np.int8),
                          np.asarray(self.action, np.int64), np.stack(self.behaviour), rewards,
-                         winner, termination, moves)
+                         winner, termination, moves, self.side, self.rival_key)
         self.__init__()
         return rec
 
 
 class SelfPlay:
-    """``num_envs`` games of one network against itself, stepped together.
+    """``num_envs`` games of one network against itself, or against frozen past networks, stepped together.
 
     Args:
         net: maps ``float32[N, 82, 10, 10]`` to ``(logits [N, 100], value [N])``; used in eval mode
@@ -114,68 +124,113 @@ class SelfPlay:
         variant: ``"classic"``, ``"barrage"`` or a ``Variant``.
         num_envs: B, games played at once.
         seed: seeds the environment and the action sampling.
-        max_steps: a game still running after this many agent steps is recorded as a draw
+        max_steps: a game still running after this many agent steps (both sides') is recorded as a draw
             (termination -1) and the slot finishes it with random actions, unrecorded
             (the paper's t_max); 0 never cuts.
         device: where the network runs.
         setups: where both players' setups come from (``VectorEnv``'s ``setups``): ``"learned"``, the
             deployment head (its deployment steps are recorded), ``"random"`` or a ``SetupPool``
             (``self_play_setups`` maps ``TrainConfig.setups`` to these).
+        league_share: the probability that a new game pits ``net`` against a past network of the league
+            (``set_league``), on a side drawn at random; 0 (the default) is pure self-play.
+
+    Raises:
+        ValueError: ``num_envs`` below 1, a negative ``max_steps`` or a ``league_share`` outside [0, 1].
     """
 
     def __init__(self, net: nn.Module, variant, num_envs: int, seed: int = 0, max_steps: int = 0,
-                 device: str | torch.device = "cpu", setups: SetupSource = "learned"):
+                 device: str | torch.device = "cpu", setups: SetupSource = "learned", league_share: float = 0.0):
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
         if max_steps < 0:
             raise ValueError(f"max_steps must be 0 (no limit) or positive, got {max_steps}")
+        if not 0.0 <= league_share <= 1.0:
+            raise ValueError(f"league_share must be within [0, 1], got {league_share}")
         self.net = net
-        self._logits = net.logits if callable(getattr(type(net), "logits", None)) else (lambda x: net(x)[0])
         self.device = torch.device(device)
         self.env = VectorEnv(num_envs, variant, setups=setups, seed=seed)
         self.max_steps = max_steps
         self.generator = torch.Generator(device=self.device).manual_seed(seed)
         self.slots = [_Slot() for _ in range(num_envs)]
         self.env_steps = 0  # agent steps played by the network (recorded steps), over all slots
+        self.league_share = league_share
+        self.league: list[tuple[int, nn.Module]] = []
+        self._rng = np.random.default_rng(seed)
+
+    def set_league(self, members: list[tuple[int, nn.Module]]) -> None:
+        """The past networks new games may draw as ``net``'s rival: ``(key, network)`` pairs, the key an int
+        that ``GameRecord.rival`` reports (the learner step the network was taken at).  Games under way keep
+        their rival, games not yet begun draw one; the networks are used in eval mode without gradients."""
+        self.league = [(int(key), rival.eval()) for key, rival in members]
+        for slot in self.slots:
+            if slot.played == 0 and slot.rival is None and not slot.skip:
+                self._draw_rival(slot)
+
+    def _draw_rival(self, slot: _Slot) -> None:
+        """Who plays ``net`` in the slot's next game: itself, or (``league_share`` of the games) a league member."""
+        if self.league and self.league_share > 0 and self._rng.random() < self.league_share:
+            slot.rival_key, slot.rival = self.league[int(self._rng.integers(len(self.league)))]
+            slot.side = int(self._rng.integers(2))
+
+    def _policy(self, net: nn.Module, rows: np.ndarray, every: bool) -> tuple[torch.Tensor, torch.Tensor]:
+        """``net``'s legal policy ``[len(rows), 100]`` in the games ``rows`` (all of them when ``every``), and the
+        observations it read."""
+        env = self.env
+        obs = torch.from_numpy(env.obs if every else env.obs[rows]).to(self.device)
+        mask = torch.from_numpy(env.mask if every else env.mask[rows]).to(self.device)
+        logits_of = net.logits if callable(getattr(type(net), "logits", None)) else (lambda x: net(x)[0])
+        if net.training:  # switching modes walks every submodule: only when needed
+            net.eval()
+            logits = logits_of(obs)
+            net.train()
+        else:
+            logits = logits_of(obs)
+        return masked_log_policy(logits.float(), mask).exp(), obs
+
+    def _sample(self, probs: torch.Tensor) -> np.ndarray:
+        return torch.multinomial(probs, 1, generator=self.generator).squeeze(1).cpu().numpy()
 
     @torch.no_grad()
     def step(self) -> list[GameRecord]:
         """Play one agent step in every game; return the games that ended (recorded whole).
 
         Slots whose game was cut at ``max_steps`` finish it with the environment's uniformly
-        random actions (no network call, nothing recorded).
+        random actions (no network call, nothing recorded).  In a game against a league member, the
+        member plays its side, unrecorded.
         """
         env = self.env
         live = np.array([not s.skip for s in self.slots])
         actions = env.random_actions().copy() if not live.all() else np.zeros(len(self.slots), np.int64)
-        rows = np.flatnonzero(live)
+        theirs = np.array([s.rival is not None and s.side != env.player[b] for b, s in enumerate(self.slots)])
+        rows = np.flatnonzero(live & ~theirs)
         if len(rows):
-            obs = torch.from_numpy(env.obs[rows] if len(rows) < len(live) else env.obs).to(self.device)
-            mask = torch.from_numpy(env.mask[rows]).to(self.device)
-            if self.net.training:  # switching modes walks every submodule: only when needed
-                self.net.eval()
-                logits = self._logits(obs)
-                self.net.train()
-            else:
-                logits = self._logits(obs)
-            probs = masked_log_policy(logits.float(), mask).exp()
-            actions[rows] = torch.multinomial(probs, 1, generator=self.generator).squeeze(1).cpu().numpy()
+            probs, obs = self._policy(self.net, rows, len(rows) == len(live))
+            actions[rows] = self._sample(probs)
             probs = probs.cpu().numpy()
             obs16 = obs.half().cpu().numpy()
             for i, b in enumerate(rows):
                 self.slots[b].record(obs16[i], env.mask[b].copy(), env.player[b], actions[b], probs[i])
+        rival_rows = np.flatnonzero(live & theirs)
+        for key in {self.slots[b].rival_key for b in rival_rows}:
+            group = np.array([b for b in rival_rows if self.slots[b].rival_key == key])
+            actions[group] = self._sample(self._policy(self.slots[group[0]].rival, group, False)[0])
         env.step(actions)
         self.env_steps += len(rows)
         finished = []
         for b, slot in enumerate(self.slots):
+            slot.played += 1
             if env.done[b]:
-                if slot.skip:
-                    slot.__init__()
-                else:
+                if not slot.skip and slot.action:
                     finished.append(slot.finish(env.rewards[b], int(env.winner[b]), int(env.termination[b]),
                                                 int(env.length[b])))
-            elif self.max_steps and not slot.skip and len(slot.action) >= self.max_steps:
-                finished.append(slot.finish(np.zeros(2, np.float32), -1, -1, -1))
+                else:
+                    slot.__init__()
+                self._draw_rival(slot)
+            elif self.max_steps and not slot.skip and slot.played >= self.max_steps:
+                if slot.action:
+                    finished.append(slot.finish(np.zeros(2, np.float32), -1, -1, -1))
+                else:
+                    slot.__init__()
                 slot.skip = True
         return finished
 

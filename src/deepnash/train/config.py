@@ -55,6 +55,12 @@ class TrainConfig:
             same reading the material counts too; 1, the scalar one).  A run stored without one is
             version 1.  An ``init`` of an older version starts the run with a fresh value head
             (``nn.checkpoint.starting_weights``).
+        league: the share of games in which the network plays a frozen past network of its league instead of
+            itself, on a side drawn at random; only its own side is recorded and learnt from (``docs/rnad.md``
+            §7).  0 (the default): pure self-play, as the paper.
+        league_size: the most past networks the league holds: the network the run (or this invocation of it)
+            started from, the ``init`` prior for a fresh run, stays; the online network at the start of each
+            R-NaD iteration joins, the oldest other member making room.
         rnad: the R-NaD learner's configuration (``rnad.hold_reg_iterations`` keeps the regularisation
             policies at the ``init`` network for that many iterations after the first).
     """
@@ -78,16 +84,20 @@ class TrainConfig:
     init: str = ""
     value_only: bool = False
     net_version: int = 2
+    league: float = 0.0
+    league_size: int = 4
     rnad: RNaDConfig = field(default_factory=RNaDConfig)
 
     def __post_init__(self) -> None:
         self.net_config  # an unknown preset or version raises here
-        for name in ("envs", "batch_games", "chunk", "sync_every", "queue_games"):
+        for name in ("envs", "batch_games", "chunk", "sync_every", "queue_games", "league_size"):
             if getattr(self, name) < 1:
                 raise ValueError(f"TrainConfig.{name} must be at least 1, got {getattr(self, name)}")
         for name in ("actors", "max_steps", "eval_games"):
             if getattr(self, name) < 0:
                 raise ValueError(f"TrainConfig.{name} must be non-negative, got {getattr(self, name)}")
+        if not 0.0 <= self.league <= 1.0:
+            raise ValueError(f"TrainConfig.league is a share of the games, within [0, 1]; got {self.league}")
         if self.value_only and not self.init:
             raise ValueError("value_only evaluates the policy of an --init network: give one")
 
@@ -102,7 +112,8 @@ class TrainConfig:
 
     @classmethod
     def from_dict(cls, d: dict) -> "TrainConfig":
-        """Inverse of ``to_dict``; a config stored without ``net_version`` (before versions) is version 1."""
+        """Inverse of ``to_dict``; a config stored without ``net_version`` (before versions) is version 1, one
+        stored without ``league`` (before leagues) is pure self-play."""
         d = {"net_version": 1, **d}
         r = dict(d["rnad"])
         rnad = RNaDConfig(**{**r, "schedule": ScheduleConfig(**{k: tuple(v) for k, v in r["schedule"].items()}),

@@ -34,6 +34,7 @@ from .actor import self_play_setups
 from .batch import to_trajectory
 from .config import TrainConfig
 from .evaluate import network_versus
+from .league import League
 from .logs import RunLog
 from .pool import ActorPool, LocalGames
 
@@ -244,6 +245,11 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
     distributed.broadcast_modules(list(learner.networks().values()), rank.world)
     seed = cfg.seed + 1_000_003 * counters.learner_step + 7 * rank.rank
     source = (ActorPool(learner.theta, cfg, seed) if cfg.actors else LocalGames(learner.theta, cfg, seed, dev))
+    league = League(cfg.league_size)
+    iteration = learner.schedule().iteration
+    if cfg.league:
+        league.join(counters.learner_step, learner.theta)
+        source.set_league(league.members)
     runlog = RunLog(out, steps, counters.learner_step, enabled=rank.main, progress=progress)
     stop_requested = []
     old = signal.signal(signal.SIGTERM, lambda *_: stop_requested.append(True))
@@ -270,6 +276,10 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
             counters.learner_step = learner.learner_step
             if counters.learner_step % cfg.sync_every == 0:
                 source.publish(learner.theta)
+            if cfg.league and learner.schedule().iteration != iteration:  # a new R-NaD iteration: its start joins
+                iteration = learner.schedule().iteration
+                league.join(counters.learner_step, learner.theta)
+                source.set_league(league.members)
             counters.games += len(games) * rank.world
             counters.env_steps += (source.env_steps - env_steps_seen) * rank.world
             env_steps_seen = source.env_steps
@@ -286,6 +296,9 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
                        "charts/updates_per_s": (counters.learner_step - step0) / max(now - start, 1e-9),
                        "charts/games_wait_share": waited / max(now - start, 1e-9)}
             scalars.update({f"endings/{k}": v / len(games) for k, v in endings.items()})
+            league_score = league.score(games)
+            if league_score is not None:
+                scalars["league/score"] = league_score
             runlog.scalars(counters.learner_step, scalars)
             runlog.progress(counters.learner_step, counters.games, sps * rank.world,
                             f"critic {metrics['loss_critic']:.3f}")
@@ -313,6 +326,9 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
     summary = {"out": str(out), "variant": cfg.variant, "preset": cfg.net, "rank": rank.rank, "world_size": rank.world,
                **vars(counters), "loss_critic": metrics.get("loss_critic"), "loss_policy": metrics.get("loss_policy"),
                "params_sha256": digest.hexdigest()}
+    if cfg.league:
+        summary["league"] = {str(key): dict(zip(("wins", "draws", "losses"), wdl))
+                             for key, wdl in league.results.items()}
     if final_eval:
         summary.update(eval=final_eval["online"], eval_target=final_eval["target"], eval_opponent=cfg.eval_opponent,
                        best_win_rate=best)
