@@ -325,7 +325,8 @@ def _default_run_dir(prefix: str, variant: str, preset: str, seed: int) -> str:
 
 
 _NET_VERSION = typer.Option(None, help="network version (docs/network.md): 2, a win/draw/loss value head (the "
-                                       "default); 3, one that also reads the material counts; 1, the old scalar head")
+                                       "default; for train, the --init network's if newer); 3, one that also reads "
+                                       "the material counts; 1, the old scalar head")
 
 
 @app.command("train")
@@ -384,8 +385,8 @@ def train(
     import torch
 
     from .nn.checkpoint import CheckpointError
-    from .train.config import train_preset
-    from .train.loop import init_preset, resume_config, train as run_training
+    from .train.config import TrainConfig, train_preset
+    from .train.loop import init_network, resume_config, train as run_training
 
     torch.set_num_threads(threads)
     if minutes is None and steps is None:
@@ -395,7 +396,11 @@ def train(
             cfg, run_dir = resume_config(resume), resume
         else:
             init = _init_path(init, variant)
-            preset = preset or (init_preset(init) if init else "tiny")
+            if init:  # by default the run is of the --init network's shape and version (or the default, if newer)
+                init_preset, init_version = init_network(init)
+                preset = preset or init_preset
+                net_version = net_version or max(TrainConfig.net_version, init_version)
+            preset = preset or "tiny"
             cfg = train_preset(preset, variant=variant, seed=seed, init=init or "", value_only=value_only,
                                **_given(net_version=net_version))
             run_dir = out or _default_run_dir("", variant, preset, seed)

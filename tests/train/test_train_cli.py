@@ -142,3 +142,18 @@ def test_a_run_from_a_prior_gets_the_wider_neurd_band_unless_its_rnad_config_is_
     assert train_preset("tiny", init="runs/bc").rnad.neurd.beta == PRIOR_NEURD_BETA > 2.0
     own = train_preset("tiny").rnad
     assert train_preset("tiny", init="runs/bc", rnad=own).rnad.neurd.beta == 2.0
+
+
+def test_a_run_from_a_network_takes_its_preset_and_version_unless_told(tmp_path):
+    """``--init`` of a version-3 network, without ``--net-version``, builds a version-3 run of its preset (a
+    version-2 one would refuse it); with ``--net-version 2`` it is refused, and says why."""
+    prior = tmp_path / "prior"
+    assert run([*SMALL, "--steps", "1", "--net-version", "3", "--out", str(prior)]).returncode == 0
+    i = SMALL.index("--preset")
+    args = SMALL[:i] + SMALL[i + 2:]
+    res = run([*args, "--steps", "1", "--init", str(prior), "--out", str(tmp_path / "run")])
+    assert res.returncode == 0, res.stderr
+    config = load_checkpoint(tmp_path / "run").meta["config"]
+    assert (config["net"], config["net_version"], config["init"]) == ("tiny", 3, str(prior))
+    res = run([*args, "--steps", "1", "--init", str(prior), "--net-version", "2", "--out", str(tmp_path / "old")])
+    assert res.returncode == 2 and "version-3" in res.stderr

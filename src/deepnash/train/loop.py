@@ -160,17 +160,18 @@ def init_networks(learner: RNaDLearner, cfg: TrainConfig) -> None:
         net.load_state_dict(weights)
 
 
-def init_preset(path: str | Path) -> str:
-    """The network preset of the checkpoint at ``path`` (its ``config.net``).
+def init_network(path: str | Path) -> tuple[str, int]:
+    """The network preset (its ``config.net``) and version (``config.net_version``; 1 where it names none) of
+    the checkpoint at ``path``.
 
     Raises:
         CheckpointError: no valid checkpoint there, or none that names its preset.
     """
-    ck = load_checkpoint(path)
-    name = ck.meta.get("config", {}).get("net")
+    config = load_checkpoint(path).meta.get("config", {})
+    name = config.get("net")
     if not isinstance(name, str):
-        raise CheckpointError(f"{ck.path}: the manifest names no network preset")
-    return name
+        raise CheckpointError(f"{Path(path)}: the manifest names no network preset")
+    return name, int(config.get("net_version", 1))
 
 
 def resume_config(path: str | Path) -> TrainConfig:
