@@ -210,7 +210,8 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
         the final evaluation (``eval`` and ``eval_target``: ``cfg.eval_games`` games of
         ``network_versus`` against ``cfg.eval_opponent``, named under ``eval_opponent``, by the online
         and the target network) and ``best_win_rate``, the rate of the run's best-evaluated network,
-        kept in ``out/best``.
+        kept in ``out/best``; with ``cfg.league``, ``league``: the learner's wins, draws and losses against
+        each past network of its league, keyed by the learner step it was taken at (``train.league``).
 
     Raises:
         CheckpointError: ``resume`` and the checkpoint (or ``out/best``) is missing or corrupt (nothing is
