@@ -92,9 +92,9 @@ def test_movable_left_says_which_player_has_a_piece_that_can_move():
     """Bombs and Flags cannot move, a Miner can; on random games, where both armies stand, both players have one."""
     bombs = classic_board({"a1": code_of(0, FLAG), "b1": code_of(0, BOMB), "a2": code_of(0, BOMB),
                            "j10": code_of(1, FLAG), "i10": code_of(1, BOMB)})
-    scout = bombs.copy()
-    scout[parse_square("j9")] = code_of(1, MINER)
-    boards = np.stack([bombs, scout])
+    miner = bombs.copy()
+    miner[parse_square("j9")] = code_of(1, MINER)
+    boards = np.stack([bombs, miner])
     assert movable_left(boards, 0).tolist() == [False, False]
     assert movable_left(boards, 1).tolist() == [False, True]
     for seed in range(5):

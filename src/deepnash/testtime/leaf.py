@@ -156,7 +156,7 @@ def flag_approach(boards: np.ndarray, player: int, flags: np.ndarray | None = No
     kind, owner = types(boards), owners(boards)
     k = np.clip(kind, 0, None).astype(np.int64)
     mine = (owner == player) & (kind >= 0)
-    movable = mine & ~IMMOVABLE[k]
+    movable = movable_squares(kind, owner, player)
     flag = (owner == 1 - player) & (kind == FLAG)
     open_sq = (boards != LAKE) & ~(mine & IMMOVABLE[k])
     their_bomb = (owner == 1 - player) & (kind == BOMB)
