@@ -22,7 +22,8 @@ from deepnash.game import BARRAGE, CLASSIC, Game, Move, Variant
 from deepnash.game import kernels as K
 from deepnash.game.codes import EMPTY, LAKE, code_of, types as types_of
 from deepnash.game.squares import parse_square
-from deepnash.game.pieces import BOMB, CAPTAIN, FLAG, GENERAL, LIEUTENANT, MAJOR, MARSHAL, MINER, SCOUT, SPY
+from deepnash.game.pieces import (BOMB, CAPTAIN, FLAG, GENERAL, LIEUTENANT, MAJOR, MARSHAL, MINER, SCOUT, SERGEANT,
+                                  SPY)
 from deepnash.infostate.beliefs import FIGHT, IMMOVABLE, PEOPLE_PIECE_VALUE, PIECE_VALUE, hidden_counts
 from deepnash.infostate.determinize import load_determinization, sample_hidden
 from deepnash.infostate.observe import move_rows, observe_view
@@ -30,8 +31,8 @@ from deepnash.infostate.view import MoveRecord, push_recorded
 from deepnash.nn import DeepNashNet, get_preset
 from deepnash.nn.belief import BELIEF_PRESETS, BeliefNet
 from deepnash.testtime.belief import LearnedBelief
-from deepnash.testtime.candidates import approach_move, exposed, presses
-from deepnash.testtime.leaf import flag_approach, material_difference
+from deepnash.testtime.candidates import approach_move, clearing_plans, exposed, presses
+from deepnash.testtime.leaf import APPROACH_HORIZON, flag_approach, material_difference
 from deepnash.testtime.search import (APPROACH_NEARNESS, DECIDED_MARGIN, GUARD_PRIOR, MARCH, MAX_STEP_GAIN, Search,
                                       SearchConfig, _sample, improve, sure_captures)
 from test_memory import MARSHAL_CHANCE
@@ -695,6 +696,40 @@ def test_a_miner_boxed_in_by_its_own_pieces_comes_nearer_as_they_make_way():
     after = board.copy()
     after[nearer.to_sq], after[nearer.from_sq] = after[nearer.from_sq], EMPTY
     assert flag_approach(after[None], 0).tolist() == [12]
+
+
+def test_a_miner_whose_blockers_only_step_keeps_it_in_the_way_comes_nearer_two_moves_on():
+    """Red's only Miner, on f1, has its own Bombs on e1, g1, e2 and g2 beside it and its Spy on f2 ahead: the Spy's
+    one move, to f3, leaves it in the Miner's way (``flag_approach`` stays 14, a step onto the Spy costing two),
+    and a Sergeant's moves on a5 go nowhere near Blue's walled Flag.  No single move comes nearer, so
+    ``approach_move`` plans two (``clearing_plans``): the Spy's f2-f3, then its step off the way (f3-e3 brings
+    the Miner to 13).  With a Scout in the Miner's place no piece has a way to the Flag, and nothing is offered."""
+    pieces = {"a10": code_of(1, GENERAL), "i10": code_of(1, BOMB), "j10": code_of(1, FLAG), "j9": code_of(1, BOMB),
+              "f2": code_of(0, SPY), "e1": code_of(0, BOMB), "g1": code_of(0, BOMB), "e2": code_of(0, BOMB),
+              "g2": code_of(0, BOMB), "a5": code_of(0, SERGEANT), "a1": code_of(0, FLAG)}
+    for runner, offered in ((MINER, "f2-f3"), (SCOUT, None)):
+        board = classic_board({**pieces, "f1": code_of(0, runner)})
+        game = Game.from_state(CLASSIC, board, np.zeros(100, np.uint8), turn=0, ply=250, moves_since_attack=20)
+        view = PlayerView.of(game, 0)
+        truth = np.where(view.owner == 1, types_of(board), -1).astype(np.int8)
+        moves = list(view.legal_moves)
+        assert {str(m)[:2] for m in moves} == {"f2", "a5"}
+        nearer = approach_move(view, moves, np.tile(truth, (2, 1)))
+        assert (None if nearer is None else str(nearer)) == offered
+    assert flag_approach(board[None], 0).tolist() == [APPROACH_HORIZON + 1]
+    board = classic_board({**pieces, "f1": code_of(0, MINER)})
+    after = {}
+    for plan in ("", "f2-f3", "f2-f3 f3-e3"):
+        played = board.copy()
+        for move in map(Move.parse, plan.split()):
+            played[move.to_sq], played[move.from_sq] = played[move.from_sq], EMPTY
+        after[plan] = flag_approach(played[None], 0).item()
+    assert after == {"": 14, "f2-f3": 14, "f2-f3 f3-e3": 13}
+    firsts, plans = clearing_plans(PlayerView.of(Game.from_state(CLASSIC, board, np.zeros(100, np.uint8), turn=0),
+                                                 0), [Move.parse("f2-f3")])
+    assert {" ".join(map(str, plan)) for plan in plans} == {"f2-f3 f3-e3", "f2-f3 f3-g3", "f2-f3 f3-f4",
+                                                            "f2-f3 f3-f2", "f2-f3 f1-f2"}
+    assert firsts == [Move.parse("f2-f3")] * len(plans)
 
 
 def test_as_a_draw_nears_q_outweighs_the_prior():

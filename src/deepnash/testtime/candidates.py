@@ -25,7 +25,7 @@ from ..infostate.beliefs import FIGHT, IMMOVABLE, attack_odds, fight_odds, hidde
 from ..infostate.determinize import complete_state
 from ..infostate.view import PlayerView
 from .flag_guard import MANHATTAN
-from .leaf import battle_score, flag_approach, spared_ranks
+from .leaf import APPROACH_HORIZON, battle_score, flag_approach, spared_ranks
 
 
 def presses(view: PlayerView) -> bool:
@@ -172,8 +172,11 @@ def hopeful_attack(view: PlayerView, ranked: list[Move], worth: np.ndarray | Non
 def approach_move(view: PlayerView, moves: list[Move], hidden: np.ndarray, spare: int = 0) -> Move | None:
     """The quiet move among ``moves`` that brings the player's pieces nearest the opponent's Flag: the one that
     most lowers ``flag_approach`` (with ``spare``, ``SearchConfig.spare``), on average over the complete states
-    of ``view`` with the opponent's types ``hidden: int8[N, 100]``, the earlier in ``moves`` on a tie; ``None``
-    where no quiet move lowers it (``SearchConfig.approach``)."""
+    of ``view`` with the opponent's types ``hidden: int8[N, 100]``, the earlier in ``moves`` on a tie.  Where no
+    quiet move lowers it but some piece has a way to the Flag, the first move of the best ``clearing_plans``
+    pair that does, the opponent passing between them: a Miner whose way its own pieces block, and whose
+    blocker's only step keeps it in the way, comes nearer two moves on.  ``None`` where neither lowers it
+    (``SearchConfig.approach``)."""
     quiet = [m for m in moves if view.owner[m.to_sq] != 1 - view.player]
     if not quiet:
         return None
@@ -181,14 +184,52 @@ def approach_move(view: PlayerView, moves: list[Move], hidden: np.ndarray, spare
     base = np.stack([state["board"] for state in states])
     flags = np.stack([state["flags"] for state in states])  # the opponent's do not change with a quiet move
     before = flag_approach(base, view.player, flags, spare)
-    boards = np.repeat(base[None], len(quiet), axis=0)  # [move, sample, square]
-    for i, m in enumerate(quiet):
-        boards[i, :, m.to_sq] = boards[i, :, m.from_sq]
-        boards[i, :, m.from_sq] = EMPTY
-    after = flag_approach(boards.reshape(-1, 100), view.player, np.tile(flags, (len(quiet), 1)), spare)
-    gain = (before - after.reshape(len(quiet), -1)).mean(axis=1)
+    gain = (before - _approach_after(base, flags, [[m] for m in quiet], view.player, spare)).mean(axis=1)
     best = int(np.argmax(gain))
-    return quiet[best] if gain[best] > 0 else None
+    if gain[best] > 0:
+        return quiet[best]
+    if (before > APPROACH_HORIZON).all():
+        return None
+    firsts, plans = clearing_plans(view, quiet)
+    if not plans:
+        return None
+    gain = (before - _approach_after(base, flags, plans, view.player, spare)).mean(axis=1)
+    best = int(np.argmax(gain))
+    return firsts[best] if gain[best] > 0 else None
+
+
+def clearing_plans(view: PlayerView, quiet: list[Move]) -> tuple[list[Move], list[list[Move]]]:
+    """The pairs of quiet steps ``approach_move`` weighs where no single move comes nearer the Flag, as
+    ``(firsts, plans)``: each plan ``[first, second]`` with ``first`` from ``quiet`` and ``second`` a one-square
+    step onto an empty square, after it, of the piece ``first`` moved, or of a movable piece of the player's
+    into the square ``first`` left.  Those are the pairs where the first move alone gains nothing and the
+    two do: the piece in the way steps along the way and then off it, or makes room for a neighbour that
+    steps aside into its square."""
+    mine = view.owner == view.player
+    movable = mine & ~IMMOVABLE[np.where(mine, view.types, BOMB)]
+    firsts, plans = [], []
+    for first in quiet:
+        empty = view.owner == -1
+        empty[first.from_sq], empty[first.to_sq] = True, False
+        seconds = [Move(first.to_sq, int(sq)) for sq in K.NEIGHBOUR[first.to_sq] if sq >= 0 and empty[sq]]
+        seconds += [Move(int(sq), first.from_sq) for sq in K.NEIGHBOUR[first.from_sq]
+                    if sq >= 0 and sq != first.to_sq and movable[sq]]
+        firsts += [first] * len(seconds)
+        plans += [[first, second] for second in seconds]
+    return firsts, plans
+
+
+def _approach_after(base: np.ndarray, flags: np.ndarray, plans: list[list[Move]], player: int,
+                    spare: int) -> np.ndarray:
+    """``int64[P, N]``: ``flag_approach`` on the boards ``base: int8[N, 100]`` (with ``flags: uint8[N, 100]``)
+    after each plan's quiet moves, played one after the other."""
+    boards = np.repeat(base[None], len(plans), axis=0)  # [plan, sample, square]
+    for i, plan in enumerate(plans):
+        for m in plan:
+            boards[i, :, m.to_sq] = boards[i, :, m.from_sq]
+            boards[i, :, m.from_sq] = EMPTY
+    after = flag_approach(boards.reshape(-1, 100), player, np.tile(flags, (len(plans), 1)), spare)
+    return after.reshape(len(plans), -1)
 
 
 #: Rook steps within which an opponent piece that may take the marching piece keeps ``search.MARCH`` off (``exposed``).
