@@ -32,7 +32,7 @@ from deepnash.nn import DeepNashNet, get_preset
 from deepnash.nn.belief import BELIEF_PRESETS, BeliefNet
 from deepnash.testtime.belief import LearnedBelief
 from deepnash.testtime.candidates import approach_move, clearing_plans, exposed, presses
-from deepnash.testtime.leaf import APPROACH_HORIZON, flag_approach, material_difference
+from deepnash.testtime.leaf import APPROACH_HORIZON, attack_delay, flag_approach, material_difference
 from deepnash.testtime.search import (APPROACH_NEARNESS, DECIDED_MARGIN, GUARD_PRIOR, MARCH, MAX_STEP_GAIN, Search,
                                       SearchConfig, _sample, improve, sure_captures)
 from test_memory import MARSHAL_CHANCE
@@ -730,6 +730,29 @@ def test_a_miner_whose_blockers_only_step_keeps_it_in_the_way_comes_nearer_two_m
     assert {" ".join(map(str, plan)) for plan in plans} == {"f2-f3 f3-e3", "f2-f3 f3-g3", "f2-f3 f3-f4",
                                                             "f2-f3 f3-f2", "f2-f3 f1-f2"}
     assert firsts == [Move.parse("f2-f3")] * len(plans)
+
+
+def test_with_no_way_to_the_flag_the_approach_is_to_the_nearest_attack_that_does_not_lose():
+    """Red has no Miner, and Blue's Flag on j10 is walled in by Bombs: no Red piece has a way to it
+    (``flag_approach`` is past its horizon).  Blue's last movable piece is its General on f9, which only Red's
+    General ties; taking it would leave Blue nothing to move.  ``approach_move`` then offers the General's step
+    that most lowers ``attack_delay`` (two plies a step), not the Sergeant's.  With the Generals gone, Red's
+    Sergeant beats nothing Blue has on the board, and nothing is offered."""
+    pieces = {"i10": code_of(1, BOMB), "j10": code_of(1, FLAG), "j9": code_of(1, BOMB), "a5": code_of(0, SERGEANT),
+              "a1": code_of(0, FLAG)}
+    for generals, offered in (({"f9": code_of(1, GENERAL), "c2": code_of(0, GENERAL)}, "c2"), ({}, None)):
+        board = classic_board({**pieces, **generals})
+        game = Game.from_state(CLASSIC, board, np.zeros(100, np.uint8), turn=0, ply=250, moves_since_attack=20)
+        view = PlayerView.of(game, 0)
+        truth = np.where(view.owner == 1, types_of(board), -1).astype(np.int8)
+        assert flag_approach(board[None], 0).tolist() == [APPROACH_HORIZON + 1]
+        nearer = approach_move(view, list(view.legal_moves), np.tile(truth, (2, 1)))
+        assert (None if nearer is None else str(nearer)[:2]) == offered
+        if nearer is not None:
+            after = board.copy()
+            after[nearer.to_sq], after[nearer.from_sq] = after[nearer.from_sq], EMPTY
+            delays = attack_delay(np.stack([board, after]), np.zeros(2, int), 0)
+            assert delays[0] - delays[1] == 2
 
 
 def test_as_a_draw_nears_q_outweighs_the_prior():

@@ -25,7 +25,7 @@ from ..infostate.beliefs import FIGHT, IMMOVABLE, attack_odds, fight_odds, hidde
 from ..infostate.determinize import complete_state
 from ..infostate.view import PlayerView
 from .flag_guard import MANHATTAN
-from .leaf import APPROACH_HORIZON, battle_score, flag_approach, spared_ranks
+from .leaf import APPROACH_HORIZON, ATTACK_HORIZON, attack_delay, battle_score, flag_approach, spared_ranks
 
 
 def presses(view: PlayerView) -> bool:
@@ -173,29 +173,38 @@ def approach_move(view: PlayerView, moves: list[Move], hidden: np.ndarray, spare
     """The quiet move among ``moves`` that brings the player's pieces nearest the opponent's Flag: the one that
     most lowers ``flag_approach`` (with ``spare``, ``SearchConfig.spare``), on average over the complete states
     of ``view`` with the opponent's types ``hidden: int8[N, 100]``, the earlier in ``moves`` on a tie.  Where no
-    quiet move lowers it but some piece has a way to the Flag, the first move of the best ``clearing_plans``
-    pair that does, the opponent passing between them: a Miner whose way its own pieces block, and whose
-    blocker's only step keeps it in the way, comes nearer two moves on.  ``None`` where neither lowers it
-    (``SearchConfig.approach``)."""
+    piece has a way to the Flag on any of them (no Miner left to open Bombs that wall it in), the one that most
+    lowers ``attack_delay`` instead: taking the last of the opponent's movable pieces wins too.  Where no quiet
+    move lowers the distance, the first move of the best ``clearing_plans`` pair that does, the opponent passing
+    between them: a Miner whose way its own pieces block, and whose blocker's only step keeps it in the way,
+    comes nearer two moves on.  ``None`` where neither lowers it (``SearchConfig.approach``)."""
     quiet = [m for m in moves if view.owner[m.to_sq] != 1 - view.player]
     if not quiet:
         return None
     states = [complete_state(view, h) for h in hidden]
     base = np.stack([state["board"] for state in states])
     flags = np.stack([state["flags"] for state in states])  # the opponent's do not change with a quiet move
-    before = flag_approach(base, view.player, flags, spare)
-    gain = (before - _approach_after(base, flags, [[m] for m in quiet], view.player, spare)).mean(axis=1)
-    best = int(np.argmax(gain))
-    if gain[best] > 0:
-        return quiet[best]
+
+    def to_flag(boards: np.ndarray, marks: np.ndarray) -> np.ndarray:
+        return flag_approach(boards, view.player, marks, spare)
+
+    def to_attack(boards: np.ndarray, marks: np.ndarray) -> np.ndarray:
+        delay = attack_delay(boards, np.full(len(boards), view.player), view.player, marks, spare)
+        return np.minimum(delay, 2 * ATTACK_HORIZON)  # none as near as that: as far as none
+
+    distance, before = to_flag, to_flag(base, flags)
     if (before > APPROACH_HORIZON).all():
-        return None
-    firsts, plans = clearing_plans(view, quiet)
-    if not plans:
-        return None
-    gain = (before - _approach_after(base, flags, plans, view.player, spare)).mean(axis=1)
-    best = int(np.argmax(gain))
-    return firsts[best] if gain[best] > 0 else None
+        distance, before = to_attack, to_attack(base, flags)
+        if (before >= 2 * ATTACK_HORIZON).all():
+            return None
+    for firsts, plans in ((quiet, [[m] for m in quiet]), clearing_plans(view, quiet)):
+        if not plans:
+            return None
+        gain = (before - _distance_after(base, flags, plans, distance)).mean(axis=1)
+        best = int(np.argmax(gain))
+        if gain[best] > 0:
+            return firsts[best]
+    return None
 
 
 def clearing_plans(view: PlayerView, quiet: list[Move]) -> tuple[list[Move], list[list[Move]]]:
@@ -219,17 +228,15 @@ def clearing_plans(view: PlayerView, quiet: list[Move]) -> tuple[list[Move], lis
     return firsts, plans
 
 
-def _approach_after(base: np.ndarray, flags: np.ndarray, plans: list[list[Move]], player: int,
-                    spare: int) -> np.ndarray:
-    """``int64[P, N]``: ``flag_approach`` on the boards ``base: int8[N, 100]`` (with ``flags: uint8[N, 100]``)
-    after each plan's quiet moves, played one after the other."""
+def _distance_after(base: np.ndarray, flags: np.ndarray, plans: list[list[Move]], distance) -> np.ndarray:
+    """``int64[P, N]``: ``distance(boards, flags)`` (``approach_move``'s) on the boards ``base: int8[N, 100]``
+    (with ``flags: uint8[N, 100]``) after each plan's quiet moves, played one after the other."""
     boards = np.repeat(base[None], len(plans), axis=0)  # [plan, sample, square]
     for i, plan in enumerate(plans):
         for m in plan:
             boards[i, :, m.to_sq] = boards[i, :, m.from_sq]
             boards[i, :, m.from_sq] = EMPTY
-    after = flag_approach(boards.reshape(-1, 100), player, np.tile(flags, (len(plans), 1)), spare)
-    return after.reshape(len(plans), -1)
+    return distance(boards.reshape(-1, 100), np.tile(flags, (len(plans), 1))).reshape(len(plans), -1)
 
 
 #: Rook steps within which an opponent piece that may take the marching piece keeps ``search.MARCH`` off (``exposed``).
