@@ -31,7 +31,7 @@ from deepnash.infostate.view import MoveRecord, push_recorded
 from deepnash.nn import DeepNashNet, get_preset
 from deepnash.nn.belief import BELIEF_PRESETS, BeliefNet
 from deepnash.testtime.belief import LearnedBelief
-from deepnash.testtime.candidates import approach_move, clearing_plans, exposed, presses
+from deepnash.testtime.candidates import approach_move, clearing_plans, exposed, has_attacked, presses
 from deepnash.testtime.leaf import APPROACH_HORIZON, attack_delay, flag_approach, material_difference
 from deepnash.testtime.search import (APPROACH_NEARNESS, DECIDED_MARGIN, GUARD_PRIOR, MARCH, MAX_STEP_GAIN, Search,
                                       SearchConfig, _sample, improve, sure_captures)
@@ -621,14 +621,16 @@ def test_against_a_passive_opponent_the_candidates_hold_the_move_nearest_its_fla
 def test_against_a_passive_opponent_the_march_outweighs_the_spread_of_the_rollouts():
     """Against an opponent that does not press, the ``approach_move`` (the Miner's step towards Blue's Flag)
     enters the improvement with the top prior and ``MARCH * approach`` added to its ``Q``, so it is played;
-    not where a hidden Blue piece two steps from the Miner's square may take it (``exposed``), nor against
+    not where a hidden Blue piece two steps from the Miner's square may take it and Blue has attacked before
+    (``exposed``), nor against
     an opponent that has lost an attack, with the no-attack count half-way to its limit: then it enters with
     a tenth of the top prior and its ``Q`` as searched, and the prior's Spy move stays the choice."""
     pieces = {"a10": code_of(1, GENERAL), "i10": code_of(1, BOMB), "j10": code_of(1, FLAG), "j9": code_of(1, BOMB),
               "e2": code_of(0, MINER), "b1": code_of(0, SPY), "a1": code_of(0, FLAG)}
     lost = MoveRecord(Move.parse("c5-c4"), 1, SCOUT, MINER, K.RESULT_DEFENDER_WON)  # Blue lost an attack
+    won = MoveRecord(Move.parse("g4-g3"), 1, CAPTAIN, SCOUT, K.RESULT_ATTACKER_WON)  # Blue won one
     approach, alpha = 0.05, 10.0
-    for history, since, guard_piece, bonus in (((), 20, None, MARCH * approach), ((), 20, "g3", 0.0),
+    for history, since, guard_piece, bonus in (((), 20, None, MARCH * approach), ((won,), 20, "g3", 0.0),
                                                ((lost,), CLASSIC.max_moves_without_attack // 2, None, 0.0)):
         board = classic_board({**pieces, **({guard_piece: code_of(1, CAPTAIN)} if guard_piece else {})})
         game = Game.from_state(CLASSIC, board, np.zeros(100, np.uint8), turn=0, ply=250, moves_since_attack=since)
@@ -649,6 +651,26 @@ def test_against_a_passive_opponent_the_march_outweighs_the_spread_of_the_rollou
         assert result.policy[nearer] / result.policy[top] == pytest.approx(
             (1.0 if bonus else GUARD_PRIOR) * math.exp(search.step_size(view) * lead))
         assert (max(result.policy, key=result.policy.get) == nearer) == bool(bonus)
+
+
+def test_a_hidden_marcher_is_exposed_only_to_an_opponent_that_has_attacked():
+    """Red's Miner on e2 steps to e3, two rook steps from Blue's hidden Captain on g3.  Hidden, it is exposed
+    (``exposed``) once Blue has attacked in the game, whether it won or lost; not before, as a player that has
+    taken nothing does not start with a piece it cannot know it beats.  Revealed, it is exposed either way."""
+    board = classic_board({"a10": code_of(1, GENERAL), "g3": code_of(1, CAPTAIN), "j10": code_of(1, FLAG),
+                           "e2": code_of(0, MINER), "a1": code_of(0, FLAG)})
+    won = MoveRecord(Move.parse("g4-g3"), 1, CAPTAIN, SCOUT, K.RESULT_ATTACKER_WON)
+    lost = MoveRecord(Move.parse("a9-a10"), 1, SCOUT, GENERAL, K.RESULT_DEFENDER_WON)
+    ours = MoveRecord(Move.parse("e3-e2"), 0, MINER, SCOUT, K.RESULT_ATTACKER_WON)  # Red's attack says nothing
+    march = Move.parse("e2-e3")
+    for shown in (False, True):
+        flags = np.zeros(100, np.uint8)
+        flags[parse_square("e2")] = K.REVEALED if shown else 0
+        game = Game.from_state(CLASSIC, board, flags, turn=0, ply=250, moves_since_attack=20)
+        for history, attacked in (((), False), ((ours,), False), ((won,), True), ((ours, lost), True)):
+            view = PlayerView.of(game, 0, history)
+            assert has_attacked(view) == attacked
+            assert exposed(view, march) == (shown or attacked)
 
 
 def test_against_a_passive_opponent_spare_sends_the_march_to_a_piece_that_may_attack():

@@ -247,8 +247,18 @@ def exposed(view: PlayerView, move: Move) -> bool:
     """Whether an opponent piece within ``EXPOSURE`` rook steps (lakes ignored) of ``move``'s square to may be a
     movable piece that takes or trades with the player's piece making it, on public information
     (``type_distributions``).  The passive bots take what they know they beat: a march that walks a revealed
-    piece up to their Marshal loses it (``search.MARCH``)."""
+    piece up to their Marshal loses it (``search.MARCH``).  A hidden piece is exposed only to an opponent that
+    has attacked in ``view.history`` (``has_attacked``): one that has taken nothing in all the plies the march
+    waits for (``SearchConfig.passive``) does not start with a piece it cannot know it beats."""
+    if not view.revealed[move.from_sq] and not has_attacked(view):
+        return False
     mover = int(view.types[move.from_sq])
     near = (view.owner == 1 - view.player) & (MANHATTAN[move.to_sq] <= EXPOSURE)
     takes = ~IMMOVABLE & (FIGHT[:, mover] >= 0)  # [type]: the opponent's types that beat or tie the mover
     return bool((type_distributions(view)[near][:, takes] > 0).any())
+
+
+def has_attacked(view: PlayerView) -> bool:
+    """Whether ``view.player``'s opponent has made an attack in ``view.history`` (public), whatever its result."""
+    opponent = 1 - view.player
+    return any(r.player == opponent and r.defender >= 0 for r in view.history)

@@ -236,7 +236,8 @@ class SearchConfig:
             place of the lowest-ranked one, with at least ``GUARD_PRIOR`` times the top move's prior: the prior
             seldom moves the back-row Miners that such an ending needs.  Against an opponent that does not press it
             enters with the top move's prior, and ``MARCH`` times ``approach`` added to its ``Q``, unless an opponent
-            piece that may take the marching piece stands near (``exposed``).  Against ``cautious``, the draws left
+            piece that may take the marching piece stands near (``exposed``; for a hidden one, an opponent that has
+            attacked).  Against ``cautious``, the draws left
             are endings of the same kind: its Marshal alone beside its Bombs and Flag, and the agent's few pieces, a
             Miner among them, out of reach of both.
         sacrifice: whether the prior keeps the player's attacks that lose for certain on public information
