@@ -22,8 +22,8 @@ from deepnash.game import BARRAGE, CLASSIC, Game, Move, Variant
 from deepnash.game import kernels as K
 from deepnash.game.codes import EMPTY, LAKE, code_of, types as types_of
 from deepnash.game.squares import parse_square
-from deepnash.game.pieces import (BOMB, CAPTAIN, FLAG, GENERAL, LIEUTENANT, MAJOR, MARSHAL, MINER, SCOUT, SERGEANT,
-                                  SPY)
+from deepnash.game.pieces import (BOMB, CAPTAIN, COLONEL, FLAG, GENERAL, LIEUTENANT, MAJOR, MARSHAL, MINER, SCOUT,
+                                  SERGEANT, SPY)
 from deepnash.infostate.beliefs import FIGHT, IMMOVABLE, PEOPLE_PIECE_VALUE, PIECE_VALUE, hidden_counts
 from deepnash.infostate.determinize import load_determinization, sample_hidden
 from deepnash.infostate.observe import move_rows, observe_view
@@ -656,7 +656,8 @@ def test_against_a_passive_opponent_the_march_outweighs_the_spread_of_the_rollou
 def test_a_hidden_marcher_is_exposed_only_to_an_opponent_that_has_attacked():
     """Red's Miner on e2 steps to e3, two rook steps from Blue's hidden Captain on g3.  Hidden, it is exposed
     (``exposed``) once Blue has attacked in the game, whether it won or lost; not before, as a player that has
-    taken nothing does not start with a piece it cannot know it beats.  Revealed, it is exposed either way."""
+    taken nothing does not start with a piece it cannot know it beats.  Revealed, it is exposed either way.  A piece
+    that only ties the marcher (a Colonel two steps from a Colonel) does not expose it."""
     board = classic_board({"a10": code_of(1, GENERAL), "g3": code_of(1, CAPTAIN), "j10": code_of(1, FLAG),
                            "e2": code_of(0, MINER), "a1": code_of(0, FLAG)})
     won = MoveRecord(Move.parse("g4-g3"), 1, CAPTAIN, SCOUT, K.RESULT_ATTACKER_WON)
@@ -671,6 +672,14 @@ def test_a_hidden_marcher_is_exposed_only_to_an_opponent_that_has_attacked():
             view = PlayerView.of(game, 0, history)
             assert has_attacked(view) == attacked
             assert exposed(view, march) == (shown or attacked)
+    # a revealed Colonel marching up to a revealed Colonel risks a trade, not a loss; up to a General, a loss
+    for theirs, loses in ((COLONEL, False), (GENERAL, True)):
+        board = classic_board({"a10": code_of(1, MARSHAL), "g3": code_of(1, theirs), "j10": code_of(1, FLAG),
+                               "e2": code_of(0, COLONEL), "a1": code_of(0, FLAG)})
+        flags = np.zeros(100, np.uint8)
+        flags[[parse_square("e2"), parse_square("g3")]] = K.REVEALED
+        view = PlayerView.of(Game.from_state(CLASSIC, board, flags, turn=0, ply=250, moves_since_attack=20), 0, (won,))
+        assert exposed(view, march) == loses
 
 
 def test_against_a_passive_opponent_spare_sends_the_march_to_a_piece_that_may_attack():

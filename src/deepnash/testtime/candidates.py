@@ -245,16 +245,18 @@ EXPOSURE = 2
 
 def exposed(view: PlayerView, move: Move) -> bool:
     """Whether an opponent piece within ``EXPOSURE`` rook steps (lakes ignored) of ``move``'s square to may be a
-    movable piece that takes or trades with the player's piece making it, on public information
-    (``type_distributions``).  The passive bots take what they know they beat: a march that walks a revealed
-    piece up to their Marshal loses it (``search.MARCH``).  A hidden piece is exposed only to an opponent that
-    has attacked in ``view.history`` (``has_attacked``): one that has taken nothing in all the plies the march
-    waits for (``SearchConfig.passive``) does not start with a piece it cannot know it beats."""
+    movable piece that takes the player's piece making it, on public information (``type_distributions``).  The
+    passive bots take what they know they beat: a march that walks a revealed piece up to their Marshal loses it
+    (``search.MARCH``).  A piece that only ties is no danger: a trade costs nothing, and a march that goes to
+    trade with the opponent's last movable piece wins (``approach_move``'s fallback).  A hidden piece is exposed
+    only to an opponent that has attacked in ``view.history`` (``has_attacked``): one that has taken nothing in
+    all the plies the march waits for (``SearchConfig.passive``) does not start with a piece it cannot know it
+    beats."""
     if not view.revealed[move.from_sq] and not has_attacked(view):
         return False
     mover = int(view.types[move.from_sq])
     near = (view.owner == 1 - view.player) & (MANHATTAN[move.to_sq] <= EXPOSURE)
-    takes = ~IMMOVABLE & (FIGHT[:, mover] >= 0)  # [type]: the opponent's types that beat or tie the mover
+    takes = ~IMMOVABLE & (FIGHT[:, mover] > 0)  # [type]: the opponent's types that beat the mover
     return bool((type_distributions(view)[near][:, takes] > 0).any())
 
 
