@@ -8,9 +8,10 @@ beside the Marshal (``marshalled_moves``, ``general_guard``), a piece stepped wh
 unanswered (``hanging_moves``, ``hang_guard``), an attack that even won leaves its attacker hanging for less than
 it is worth (``losing_trades``, ``trade_guard``).  It then adds an attack that may win (``hopeful_attack``, with
 ``contempt``) and, against an opponent that does not press (``presses``) or near a draw limit, the quiet move
-that brings the army nearest the opponent's Flag (``approach_move``, ``approach``; ``exposed`` keeps its bonus
-off a piece the opponent may take).  Every function reads public information alone (``PlayerView``), except
-``approach_move``, which averages over sampled hidden types.
+that brings the army nearest the opponent's Flag (``approach_move``, ``approach``, over two moves where one does
+not come nearer, ``clearing_plans``; ``exposed`` keeps its bonus off a piece the opponent may take).  Every
+function reads public information alone (``PlayerView``), except ``approach_move``, which averages over sampled
+hidden types.
 """
 
 from __future__ import annotations
