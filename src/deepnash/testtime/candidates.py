@@ -26,7 +26,8 @@ from ..infostate.beliefs import FIGHT, IMMOVABLE, attack_odds, fight_odds, hidde
 from ..infostate.determinize import complete_state
 from ..infostate.view import PlayerView
 from .flag_guard import MANHATTAN
-from .leaf import APPROACH_HORIZON, ATTACK_HORIZON, attack_delay, battle_score, flag_approach, spared_ranks
+from .leaf import (APPROACH_HORIZON, ATTACK_HORIZON, attack_delay, battle_score, flag_approach, movable_squares,
+                   spared_ranks)
 
 
 def presses(view: PlayerView) -> bool:
@@ -198,14 +199,16 @@ def approach_move(view: PlayerView, moves: list[Move], hidden: np.ndarray, spare
         distance, before = to_attack, to_attack(base, flags)
         if (before >= 2 * ATTACK_HORIZON).all():
             return None
-    for firsts, plans in ((quiet, [[m] for m in quiet]), clearing_plans(view, quiet)):
+
+    def best(firsts: list[Move], plans: list[list[Move]]) -> Move | None:
         if not plans:
             return None
         gain = (before - _distance_after(base, flags, plans, distance)).mean(axis=1)
-        best = int(np.argmax(gain))
-        if gain[best] > 0:
-            return firsts[best]
-    return None
+        top = int(np.argmax(gain))
+        return firsts[top] if gain[top] > 0 else None
+
+    single = best(quiet, [[m] for m in quiet])
+    return single if single is not None else best(*clearing_plans(view, quiet))
 
 
 def clearing_plans(view: PlayerView, quiet: list[Move]) -> tuple[list[Move], list[list[Move]]]:
@@ -215,8 +218,7 @@ def clearing_plans(view: PlayerView, quiet: list[Move]) -> tuple[list[Move], lis
     into the square ``first`` left.  Those are the pairs where the first move alone gains nothing and the
     two do: the piece in the way steps along the way and then off it, or makes room for a neighbour that
     steps aside into its square."""
-    mine = view.owner == view.player
-    movable = mine & ~IMMOVABLE[np.where(mine, view.types, BOMB)]
+    movable = movable_squares(np.where(view.owner == view.player, view.types, -1), view.owner, view.player)
     firsts, plans = [], []
     for first in quiet:
         empty = view.owner == -1

@@ -237,9 +237,8 @@ class SearchConfig:
             seldom moves the back-row Miners that such an ending needs.  Against an opponent that does not press it
             enters with the top move's prior, and ``MARCH`` times ``approach`` added to its ``Q``, unless an opponent
             piece that may take the marching piece stands near (``exposed``; for a hidden one, an opponent that has
-            attacked).  Against ``cautious``, the draws left
-            are endings of the same kind: its Marshal alone beside its Bombs and Flag, and the agent's few pieces, a
-            Miner among them, out of reach of both.
+            attacked).  Against ``cautious``, the draws left are endings of the same kind: its Marshal alone beside
+            its Bombs and Flag, and the agent's few pieces, a Miner among them, out of reach of both.
         sacrifice: whether the prior keeps the player's attacks that lose for certain on public information
             (``doomed_attacks``: a Scout on a revealed Bomb, a Captain on a revealed Major).  False: the search
             drops them from the prior before it ranks the candidates, as ``spare`` does, unless nothing else is
