@@ -12,4 +12,5 @@ fi
 . .venv/bin/activate
 # constraints.txt keeps pip on PyTorch's CPU build.
 pip install -q -c constraints.txt -e ".[test]"
-exec pytest "$@"
+# One pytest worker per core, at most four (each loads torch and the numba kernels).
+exec pytest -n auto --maxprocesses 4 "$@"
