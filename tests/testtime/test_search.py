@@ -34,7 +34,7 @@ from deepnash.testtime.belief import LearnedBelief
 from deepnash.testtime.candidates import approach_move, clearing_plans, exposed, has_attacked, presses
 from deepnash.testtime.leaf import APPROACH_HORIZON, attack_delay, flag_approach, material_difference
 from deepnash.testtime.search import (APPROACH_NEARNESS, DECIDED_MARGIN, GUARD_PRIOR, MARCH, MAX_STEP_GAIN, Search,
-                                      SearchConfig, _sample, improve, sure_captures)
+                                      SearchConfig, _sample, improve, quiet_actions, sure_captures)
 from test_memory import MARSHAL_CHANCE
 from testtime_helpers import Played, uniform_logits, zero_value
 
@@ -992,6 +992,56 @@ def test_with_captures_the_rollouts_take_the_marshal_with_the_spy():
     lost = math.tanh(-PIECE_VALUE[MARSHAL])  # and the draw term, the same for both moves to 0.05
     assert q[True][step] - q[True][wait] == pytest.approx(lost, abs=0.05)
     assert q[False][step] - q[False][wait] > lost / 2
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([CLASSIC, BARRAGE]), st.integers(0, 10**6), st.integers(0, 400))
+def test_quiet_actions_are_the_legal_moves_that_attack_nothing(variant, seed, plies):
+    """``quiet_actions``, against the engine's legal moves: every legal move to an empty square starts on a quiet
+    select action and ends on a quiet displace action, and no legal attack ends on one; in each player's frame."""
+    game, _ = random_position(variant, seed, plies)
+    board, p = game.state.board[:1], np.array([game.turn])
+    select, displace = quiet_actions(board, p, True)[0], quiet_actions(board, p, False)[0]
+    for move in game.legal_moves():
+        attack = game.piece_at(move.to_sq) is not None
+        assert displace[square_to_action(move.to_sq, game.turn)] != attack, move
+        if not attack:
+            assert select[square_to_action(move.from_sq, game.turn)], move
+    for square in range(100):  # a select action marked quiet is beside an empty square
+        beside = [q for q in K.NEIGHBOUR[square] if q >= 0 and board[0, q] == EMPTY]
+        assert select[square_to_action(square, game.turn)] == bool(beside), square
+
+
+def test_the_evidence_model_rolls_out_an_opponent_that_never_attacked_without_attacks():
+    """``opponent_model=evidence``: Red's hidden Miner may step from e2 to e3, beside Blue's Marshal on e4, Blue's
+    one movable piece.  Rolled out by a uniform policy, the Marshal takes it one time in four, and the step scores
+    a quarter of the Miner lost below the Spy's quiet b1-b2.  Against an opponent that does not press (``passive``)
+    and has never attacked, the evidence model rolls the Marshal out without attacks, and the two moves score
+    alike; once Blue has attacked (and won), or with the ``network`` model, the step scores as before."""
+    board = classic_board({"e4": code_of(1, MARSHAL), "i10": code_of(1, BOMB), "j10": code_of(1, FLAG),
+                           "j9": code_of(1, BOMB), "e2": code_of(0, MINER), "b1": code_of(0, SPY),
+                           "a1": code_of(0, FLAG)})
+    game = Game.from_state(CLASSIC, board, np.zeros(100, np.uint8), turn=0, ply=250, moves_since_attack=20)
+    won = MoveRecord(Move.parse("g4-g3"), 1, CAPTAIN, SCOUT, K.RESULT_ATTACKER_WON)
+    step, wait = Move.parse("e2-e3"), Move.parse("b1-b2")
+
+    def lost(model: str, history: tuple = ()) -> float:
+        view = PlayerView.of(game, 0, history)
+        truth = np.where(view.owner == 1, types_of(board), -1).astype(np.int8)
+        config = SearchConfig(samples=64, depth=1, rounds=1, leaf="gain", passive=200, control_variate=False,
+                              opponent_model=model)
+        search = Search(uniform_logits, zero_value, config, belief=exactly(truth))
+        search.reset(CLASSIC, 0)
+        q = search.run(view, {step: 0.5, wait: 0.5} | {m: 0.0 for m in view.legal_moves if m not in (step, wait)},
+                       np.random.default_rng(0)).q
+        return q[wait] - q[step]
+
+    miner = math.tanh(PIECE_VALUE[MINER])
+    assert lost("evidence") == pytest.approx(0.0)
+    for model, history in (("network", ()), ("evidence", (won,))):
+        assert lost(model, history) == pytest.approx(miner / 4, abs=miner / 8)
+    with pytest.raises(ValueError, match="opponent_model"):
+        SearchConfig(opponent_model="psychic")
 
 
 def test_a_displace_step_names_the_select_step_it_follows():

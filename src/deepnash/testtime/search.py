@@ -35,15 +35,15 @@ from ..env.actions import square_to_action
 from ..env.vector import VectorEnv
 from ..game import Move
 from ..game import kernels as K
-from ..game.codes import owners, types
+from ..game.codes import EMPTY, owners, types
 from ..game.pieces import MARSHAL, MINER, SCOUT, SPY
 from ..infostate.beliefs import FIGHT, type_distributions
 from ..infostate.determinize import load_determinization, sample_hidden
 from ..infostate.observe import move_rows
 from ..infostate.setup_stats import deployment_weights
 from ..infostate.view import UNKNOWN, PlayerView
-from .candidates import (approach_move, doomed_attacks, exposed, hanging_moves, hopeful_attack, losing_trades,
-                         marshalled_moves, presses, spared_attacks, spied_moves)
+from .candidates import (approach_move, doomed_attacks, exposed, has_attacked, hanging_moves, hopeful_attack,
+                         losing_trades, marshalled_moves, presses, spared_attacks, spied_moves)
 from .clock import GameClock, critical_move
 from .flag_guard import evicting_move, flag_danger, guarding_move
 from .hunt import hunting_move
@@ -95,6 +95,9 @@ DECIDED_MARGIN = 0.1
 
 #: How contempt picks the attack it always adds to the candidates (``SearchConfig.attack``).
 ATTACKS = ("prior", "odds")
+
+#: How the rollouts play the opponent (``SearchConfig.opponent_model``).
+OPPONENT_MODELS = ("network", "evidence")
 
 #: Draws of the belief that choose ``approach_move`` (``SearchConfig.approach``).
 APPROACH_DRAWS = 16
@@ -291,6 +294,12 @@ class SearchConfig:
             (``hunt.hunting_move``), joins the candidates with the top move's prior, and ``hunt`` is added to
             its ``Q`` (0: nothing): a revealed officer among the player's pieces takes one every other ply,
             and the two plies searched never see the chase that stops it.
+        opponent_model: how the rollouts play the opponent.  ``network``: as the player's own network, as people
+            play.  ``evidence``: the same, except that an opponent that ``passive`` takes for one that does not
+            press and that has never attacked in the game (``has_attacked``) makes no attack while it has a quiet
+            move (``quiet_actions``), nor takes the certain wins of ``captures``.  The network plays the opponent
+            as a person, who takes a piece that walks up to it; ``turtle`` never does, and against it a Miner
+            marching on the Flag was taken on the samples and held back (game 133 of seed 608).
     """
 
     samples: int = 8
@@ -324,6 +333,7 @@ class SearchConfig:
     hold: bool = False
     evict: float = 0.0
     hunt: float = 0.0
+    opponent_model: str = "network"
 
     def __post_init__(self) -> None:
         for name in ("samples", "candidates"):
@@ -340,6 +350,9 @@ class SearchConfig:
             raise ValueError(f"search piece_values {self.piece_values!r}: choose one of {', '.join(PIECE_VALUES)}")
         if self.attack not in ATTACKS:
             raise ValueError(f"search attack {self.attack!r}: choose one of {', '.join(ATTACKS)}")
+        if self.opponent_model not in OPPONENT_MODELS:
+            raise ValueError(f"search opponent_model {self.opponent_model!r}: choose one of "
+                             f"{', '.join(OPPONENT_MODELS)}")
         if self.precision not in PRECISIONS:
             raise ValueError(f"search precision {self.precision!r}: choose one of {', '.join(PRECISIONS)}")
         if not self.belief:
@@ -608,6 +621,9 @@ class Search:
         spare = cfg.spare if meek else 0  # as in ``run``
         near_flag = (np.repeat(flag_approach(env.state.board[::m], me, env.state.flags[::m], spare), m)
                      if closing else None)
+        # ``opponent_model=evidence``: an opponent that does not press and has never attacked makes no attack in the
+        # rollouts while it has a quiet move
+        quiet = 1 - me if cfg.opponent_model == "evidence" and meek and not has_attacked(view) else None
         first = np.array([[square_to_action(c.from_sq, me), square_to_action(c.to_sq, me)] for c in cands])
         for step in range(2):
             self._step(env, np.tile(first[:, step], k), result, drawn, me)
@@ -618,7 +634,7 @@ class Search:
             live = np.isnan(result)
             if not live.any():
                 break
-            self._step(env, self._rollout_actions(env, live, rng, worth), result, drawn, me)
+            self._step(env, self._rollout_actions(env, live, rng, worth, quiet), result, drawn, me)
         live = np.isnan(result)
         if meek:  # a player left without a movable piece loses at its next turn, which the rollout did not reach;
             # scored as a leaf, the draw term (no attack to come) made it a draw
@@ -664,27 +680,34 @@ class Search:
         return np.where(env.player[rows] == me, value, -value)
 
     def _rollout_actions(self, env: VectorEnv, live: np.ndarray, rng: np.random.Generator,
-                         worth: np.ndarray) -> np.ndarray:
+                         worth: np.ndarray, quiet: int | None = None) -> np.ndarray:
         """``int64[B]``: the rollout policy's action in each live game.  A game with one legal action
         (a selected piece with one square to go to, a player with one piece that can move) takes it
         without asking the network, whose policy gives it probability 1 there; with ``captures``, so does
-        a game with an attack that wins for certain (pieces worth ``worth: float[12]``)."""
+        a game with an attack that wins for certain (pieces worth ``worth: float[12]``).  Player ``quiet``
+        (0 or 1; None: neither) attacks only where it has no quiet action (``quiet_actions``), nor takes
+        the certain wins."""
         mask = env.mask
+        select = env.substep[np.argmax(live)] == 0  # the games step together: every live row is at the same step
+        if quiet is not None and (rows := np.flatnonzero(live & (env.player == quiet))).size:
+            calm = mask[rows] & quiet_actions(env.state.board[rows], env.player[rows], select)
+            has = calm.any(axis=1)
+            mask = mask.copy()  # ``env.mask`` is the env's own buffer
+            mask[rows[has]] = calm[has]
         actions = mask.argmax(axis=1)
         ask = live & (mask.sum(axis=1) > 1)
-        if self.config.captures and ask.any():
-            rows = np.flatnonzero(ask)
-            displace = env.substep[rows[0]] == 1
+        takers = ask if quiet is None else ask & (env.player != quiet)
+        if self.config.captures and takers.any():
+            rows = np.flatnonzero(takers)
             src, dst = sure_captures(env.state.board[rows], env.state.flags[rows], env.player[rows], worth,
-                                     env.selected[rows] if displace else None)
-            square = dst if displace else src
+                                     None if select else env.selected[rows])
+            square = src if select else dst
             act = np.where(env.player[rows] == 0, square, 99 - square)
             take = (square >= 0) & mask[rows, act % 100]
             actions[rows[take]] = act[take]
             ask[rows[take]] = False
         rows, asked, self._asked = np.flatnonzero(ask), self._asked, None
         if len(rows):
-            select = env.substep[rows[0]] == 0  # the games step together: every row is at the same step
             follows = None
             if not select and asked is not None and np.isin(rows, asked).all():
                 follows = np.searchsorted(asked, rows)  # each game's select step, in the last call
@@ -735,6 +758,17 @@ def sure_captures(boards: np.ndarray, flags: np.ndarray, to_move: np.ndarray, wo
     best = gain.argmax(axis=1)
     found = np.isfinite(gain[np.arange(n), best])
     return np.where(found, best // 4, -1), np.where(found, near[best // 4, best % 4], -1)
+
+
+def quiet_actions(boards: np.ndarray, players: np.ndarray, select: bool) -> np.ndarray:
+    """``bool[N, 100]``: in each game, the actions of player ``players[n]`` (``int[N]``; in its frame) that make no
+    attack on complete boards ``int8[N, 100]``: at the select step (``select``) the squares beside an empty one,
+    from which a piece may step without attacking, at the displace step the empty squares.  The legal-action mask
+    says which of them are legal."""
+    empty = boards == EMPTY
+    if select:
+        empty = (empty[:, np.maximum(K.NEIGHBOUR, 0)] & (K.NEIGHBOUR >= 0)[None]).any(axis=2)
+    return np.where((np.asarray(players) == 0)[:, None], empty, empty[:, ::-1])
 
 
 def _sample(logits: np.ndarray, mask: np.ndarray, rng: np.random.Generator, threshold: float = 0.0) -> np.ndarray:
