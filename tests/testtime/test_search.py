@@ -1012,20 +1012,25 @@ def test_quiet_actions_are_the_legal_moves_that_attack_nothing(variant, seed, pl
         assert select[square_to_action(square, game.turn)] == bool(beside), square
 
 
-def test_the_evidence_model_rolls_out_an_opponent_that_never_attacked_without_attacks():
-    """``opponent_model=evidence``: Red's hidden Miner may step from e2 to e3, beside Blue's Marshal on e4, Blue's
-    one movable piece.  Rolled out by a uniform policy, the Marshal takes it one time in four, and the step scores
-    a quarter of the Miner lost below the Spy's quiet b1-b2.  Against an opponent that does not press (``passive``)
-    and has never attacked, the evidence model rolls the Marshal out without attacks, and the two moves score
-    alike; once Blue has attacked (and won), or with the ``network`` model, the step scores as before."""
+def test_the_evidence_model_rolls_out_an_opponent_that_does_not_press_taking_only_certain_wins():
+    """``opponent_model=evidence``: Red's Miner may step from e2 to e3, beside Blue's Marshal on e4, Blue's one
+    movable piece.  Rolled out by a uniform policy, the Marshal takes it one time in four, and the step scores a
+    quarter of the Miner lost below the Spy's quiet b1-b2.  Against an opponent that does not press (``passive``:
+    it has lost or tied no attack, whether it has won one or made none), the evidence model rolls the Marshal out
+    with no attack on the hidden Miner, and the two moves score alike; a revealed Miner, which the Marshal takes
+    for certain, is taken as before.  Once Blue has lost an attack, or with the ``network`` model, the step scores
+    as before."""
     board = classic_board({"e4": code_of(1, MARSHAL), "i10": code_of(1, BOMB), "j10": code_of(1, FLAG),
                            "j9": code_of(1, BOMB), "e2": code_of(0, MINER), "b1": code_of(0, SPY),
                            "a1": code_of(0, FLAG)})
-    game = Game.from_state(CLASSIC, board, np.zeros(100, np.uint8), turn=0, ply=250, moves_since_attack=20)
     won = MoveRecord(Move.parse("g4-g3"), 1, CAPTAIN, SCOUT, K.RESULT_ATTACKER_WON)
+    lost = MoveRecord(Move.parse("c5-c4"), 1, SCOUT, MINER, K.RESULT_DEFENDER_WON)
     step, wait = Move.parse("e2-e3"), Move.parse("b1-b2")
 
-    def lost(model: str, history: tuple = ()) -> float:
+    def lost_q(model: str, history: tuple = (), shown: bool = False) -> float:
+        flags = np.zeros(100, np.uint8)
+        flags[parse_square("e2")] = K.REVEALED if shown else 0
+        game = Game.from_state(CLASSIC, board, flags, turn=0, ply=250, moves_since_attack=20)
         view = PlayerView.of(game, 0, history)
         truth = np.where(view.owner == 1, types_of(board), -1).astype(np.int8)
         config = SearchConfig(samples=64, depth=1, rounds=1, leaf="gain", passive=200, control_variate=False,
@@ -1037,9 +1042,9 @@ def test_the_evidence_model_rolls_out_an_opponent_that_never_attacked_without_at
         return q[wait] - q[step]
 
     miner = math.tanh(PIECE_VALUE[MINER])
-    assert lost("evidence") == pytest.approx(0.0)
-    for model, history in (("network", ()), ("evidence", (won,))):
-        assert lost(model, history) == pytest.approx(miner / 4, abs=miner / 8)
+    assert lost_q("evidence") == lost_q("evidence", (won,)) == pytest.approx(0.0)
+    for model, history, shown in (("network", (), False), ("evidence", (lost,), False), ("evidence", (), True)):
+        assert lost_q(model, history, shown) == pytest.approx(miner / 4, abs=miner / 8), (model, history, shown)
     with pytest.raises(ValueError, match="opponent_model"):
         SearchConfig(opponent_model="psychic")
 

@@ -42,8 +42,8 @@ from ..infostate.determinize import load_determinization, sample_hidden
 from ..infostate.observe import move_rows
 from ..infostate.setup_stats import deployment_weights
 from ..infostate.view import UNKNOWN, PlayerView
-from .candidates import (approach_move, doomed_attacks, exposed, has_attacked, hanging_moves, hopeful_attack,
-                         losing_trades, marshalled_moves, presses, spared_attacks, spied_moves)
+from .candidates import (approach_move, doomed_attacks, exposed, hanging_moves, hopeful_attack, losing_trades,
+                         marshalled_moves, presses, spared_attacks, spied_moves)
 from .clock import GameClock, critical_move
 from .flag_guard import evicting_move, flag_danger, guarding_move
 from .hunt import hunting_move
@@ -296,10 +296,11 @@ class SearchConfig:
             and the two plies searched never see the chase that stops it.
         opponent_model: how the rollouts play the opponent.  ``network``: as the player's own network, as people
             play.  ``evidence``: the same, except that an opponent that ``passive`` takes for one that does not
-            press and that has never attacked in the game (``has_attacked``) makes no attack while it has a quiet
-            move (``quiet_actions``), nor takes the certain wins of ``captures``.  The network plays the opponent
-            as a person, who takes a piece that walks up to it; ``turtle`` never does, and against it a Miner
-            marching on the Flag was taken on the samples and held back (game 133 of seed 608).
+            press, having lost or tied no attack, makes no attack in the rollouts but those that win for certain on
+            public information (``sure_captures``), unless it has no other move (``quiet_actions``).  The network
+            plays the opponent as a person, who takes a piece that walks up to it; ``turtle`` never does, and
+            against it a hidden Miner marching on the Flag was taken on the samples and held back (game 133 of
+            seed 608).
     """
 
     samples: int = 8
@@ -621,9 +622,8 @@ class Search:
         spare = cfg.spare if meek else 0  # as in ``run``
         near_flag = (np.repeat(flag_approach(env.state.board[::m], me, env.state.flags[::m], spare), m)
                      if closing else None)
-        # ``opponent_model=evidence``: an opponent that does not press and has never attacked makes no attack in the
-        # rollouts while it has a quiet move
-        quiet = 1 - me if cfg.opponent_model == "evidence" and meek and not has_attacked(view) else None
+        # ``opponent_model=evidence``: an opponent that does not press attacks in the rollouts only where it wins
+        wary = 1 - me if cfg.opponent_model == "evidence" and meek else None
         first = np.array([[square_to_action(c.from_sq, me), square_to_action(c.to_sq, me)] for c in cands])
         for step in range(2):
             self._step(env, np.tile(first[:, step], k), result, drawn, me)
@@ -634,7 +634,7 @@ class Search:
             live = np.isnan(result)
             if not live.any():
                 break
-            self._step(env, self._rollout_actions(env, live, rng, worth, quiet), result, drawn, me)
+            self._step(env, self._rollout_actions(env, live, rng, worth, wary), result, drawn, me)
         live = np.isnan(result)
         if meek:  # a player left without a movable piece loses at its next turn, which the rollout did not reach;
             # scored as a leaf, the draw term (no attack to come) made it a draw
@@ -680,25 +680,31 @@ class Search:
         return np.where(env.player[rows] == me, value, -value)
 
     def _rollout_actions(self, env: VectorEnv, live: np.ndarray, rng: np.random.Generator,
-                         worth: np.ndarray, quiet: int | None = None) -> np.ndarray:
+                         worth: np.ndarray, wary: int | None = None) -> np.ndarray:
         """``int64[B]``: the rollout policy's action in each live game.  A game with one legal action
         (a selected piece with one square to go to, a player with one piece that can move) takes it
         without asking the network, whose policy gives it probability 1 there; with ``captures``, so does
-        a game with an attack that wins for certain (pieces worth ``worth: float[12]``).  Player ``quiet``
-        (0 or 1; None: neither) attacks only where it has no quiet action (``quiet_actions``), nor takes
-        the certain wins."""
+        a game with an attack that wins for certain (pieces worth ``worth: float[12]``).  Player ``wary``
+        (0 or 1; None: neither) attacks only where it wins for certain (``sure_captures``: the most valuable
+        such attack), or where it has no quiet action (``quiet_actions``)."""
         mask = env.mask
         select = env.substep[np.argmax(live)] == 0  # the games step together: every live row is at the same step
-        if quiet is not None and (rows := np.flatnonzero(live & (env.player == quiet))).size:
-            calm = mask[rows] & quiet_actions(env.state.board[rows], env.player[rows], select)
+        if wary is not None and (rows := np.flatnonzero(live & (env.player == wary))).size:
+            board, player = env.state.board[rows], env.player[rows]
+            calm = quiet_actions(board, player, select)
+            src, dst = sure_captures(board, env.state.flags[rows], player, worth,
+                                     None if select else env.selected[rows])
+            square = src if select else dst
+            sure = np.flatnonzero(square >= 0)
+            calm[sure, np.where(player[sure] == 0, square[sure], 99 - square[sure])] = True
+            calm &= mask[rows]
             has = calm.any(axis=1)
             mask = mask.copy()  # ``env.mask`` is the env's own buffer
             mask[rows[has]] = calm[has]
         actions = mask.argmax(axis=1)
         ask = live & (mask.sum(axis=1) > 1)
-        takers = ask if quiet is None else ask & (env.player != quiet)
-        if self.config.captures and takers.any():
-            rows = np.flatnonzero(takers)
+        if self.config.captures and ask.any():
+            rows = np.flatnonzero(ask)
             src, dst = sure_captures(env.state.board[rows], env.state.flags[rows], env.player[rows], worth,
                                      None if select else env.selected[rows])
             square = src if select else dst
