@@ -690,13 +690,9 @@ class Search:
         mask = env.mask
         select = env.substep[np.argmax(live)] == 0  # the games step together: every live row is at the same step
         if wary is not None and (rows := np.flatnonzero(live & (env.player == wary))).size:
-            board, player = env.state.board[rows], env.player[rows]
-            calm = quiet_actions(board, player, select)
-            src, dst = sure_captures(board, env.state.flags[rows], player, worth,
-                                     None if select else env.selected[rows])
-            square = src if select else dst
-            sure = np.flatnonzero(square >= 0)
-            calm[sure, np.where(player[sure] == 0, square[sure], 99 - square[sure])] = True
+            calm = quiet_actions(env.state.board[rows], env.player[rows], select)
+            act = _certain_wins(env, rows, worth, select)
+            calm[np.flatnonzero(act >= 0), act[act >= 0]] = True
             calm &= mask[rows]
             has = calm.any(axis=1)
             mask = mask.copy()  # ``env.mask`` is the env's own buffer
@@ -705,11 +701,8 @@ class Search:
         ask = live & (mask.sum(axis=1) > 1)
         if self.config.captures and ask.any():
             rows = np.flatnonzero(ask)
-            src, dst = sure_captures(env.state.board[rows], env.state.flags[rows], env.player[rows], worth,
-                                     None if select else env.selected[rows])
-            square = src if select else dst
-            act = np.where(env.player[rows] == 0, square, 99 - square)
-            take = (square >= 0) & mask[rows, act % 100]
+            act = _certain_wins(env, rows, worth, select)
+            take = (act >= 0) & mask[rows, act % 100]
             actions[rows[take]] = act[take]
             ask[rows[take]] = False
         rows, asked, self._asked = np.flatnonzero(ask), self._asked, None
@@ -764,6 +757,15 @@ def sure_captures(boards: np.ndarray, flags: np.ndarray, to_move: np.ndarray, wo
     best = gain.argmax(axis=1)
     found = np.isfinite(gain[np.arange(n), best])
     return np.where(found, best // 4, -1), np.where(found, near[best // 4, best % 4], -1)
+
+
+def _certain_wins(env: VectorEnv, rows: np.ndarray, worth: np.ndarray, select: bool) -> np.ndarray:
+    """``int64[R]``: in the games ``rows`` of ``env``, the action (the player to move's frame) of the step
+    (``select``, else displace) towards the attack ``sure_captures`` finds, -1 where there is none."""
+    src, dst = sure_captures(env.state.board[rows], env.state.flags[rows], env.player[rows], worth,
+                             None if select else env.selected[rows])
+    square = src if select else dst
+    return np.where(square < 0, -1, np.where(env.player[rows] == 0, square, 99 - square))
 
 
 def quiet_actions(boards: np.ndarray, players: np.ndarray, select: bool) -> np.ndarray:
