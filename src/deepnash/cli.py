@@ -301,6 +301,20 @@ def _default_records() -> str:
     return str(default_archive_dir(announce=lambda line: typer.echo(line, err=True)))
 
 
+def _check_bounds(minutes: float | None, steps: int | None) -> None:
+    """A training command's bounds: at least one of ``--minutes`` and ``--steps``, each positive.
+
+    Raises:
+        typer.BadParameter: neither is given, or one is not positive (checked before any record is read).
+    """
+    if minutes is None and steps is None:
+        raise typer.BadParameter("give --minutes or --steps")
+    if minutes is not None and not minutes > 0:
+        raise typer.BadParameter(f"--minutes must be > 0, got {minutes}")
+    if steps is not None and steps < 1:
+        raise typer.BadParameter(f"--steps must be at least 1, got {steps}")
+
+
 def _init_path(init: str | None, variant: str) -> str | None:
     """``--init``: a checkpoint directory as an absolute path, or ``shipped`` for the weights shipped for ``variant``."""
     if not init:
@@ -389,8 +403,7 @@ def train(
     from .train.loop import init_network, resume_config, train as run_training
 
     torch.set_num_threads(threads)
-    if minutes is None and steps is None:
-        raise typer.BadParameter("give --minutes or --steps")
+    _check_bounds(minutes, steps)
     try:
         if resume:
             cfg, run_dir = resume_config(resume), resume
@@ -451,8 +464,7 @@ def _records_run(train, resume_config, fresh_config, prefix: str, records: list[
     from .train.human import load_games
 
     torch.set_num_threads(threads)
-    if bounds["minutes"] is None and bounds["steps"] is None:
-        raise typer.BadParameter("give --minutes or --steps")
+    _check_bounds(bounds["minutes"], bounds["steps"])
     try:
         if resume:
             cfg, run_dir = resume_config(resume), resume

@@ -27,6 +27,10 @@ def test_the_console_script_reports_a_missing_folder(tmp_path):
     (["random-game", "--variant", "chess"], 2, "error: unknown variant 'chess'"),
     (["arena", "random", "nonsense:x=1"], 2, "unknown agent 'nonsense'"),
     (["random-game", "--moves", "3"], 2, "No such option: --moves"),
+    # a training bound that is not positive is refused before any record is read (it read them for minutes)
+    (["pretrain", "--variant", "classic", "--minutes", "-1", "/nowhere"], 2, "--minutes must be > 0, got -1"),
+    (["pretrain-belief", "--steps", "0", "/nowhere"], 2, "--steps must be at least 1, got 0"),
+    (["train", "--minutes", "0"], 2, "--minutes must be > 0, got 0"),
 ])
 def test_bad_input_names_what_is_wrong(capsys, argv, status, says):
     with pytest.raises(SystemExit) as stop:
