@@ -25,7 +25,7 @@ def _root() -> None:
 @app.command("random-game")
 def random_game(
     variant: str = typer.Option("barrage", help="classic, barrage"),
-    seed: int = typer.Option(0, help="seed for both random players"),
+    seed: int = typer.Option(0, min=0, help="seed for both random players"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
 ) -> None:
     """Play one game between two uniformly random players and print how it ended."""
@@ -49,7 +49,7 @@ def play(
     variant: str = typer.Option("classic", help="classic, barrage"),
     color: str = typer.Option("red", help="your colour: red (moves first) or blue"),
     save: str = typer.Option(None, help="write the record here as Gravon XML when the game ends"),
-    seed: int = typer.Option(None, help="seed for random setups and the opponent"),
+    seed: int = typer.Option(None, min=0, help="seed for random setups and the opponent"),
     explain: bool = typer.Option(False, help="print why the agent played each move (network agents)"),
 ) -> None:
     """Play against an agent in the terminal: deploy, then type moves like b4-b5 (help lists commands)."""
@@ -95,7 +95,7 @@ def arena(
                                                    "(passive: they test converting a lead), ucc:PATH, net:PATH"),
     games: int = typer.Option(20, help="games per pair (half with each colour)"),
     variant: str = typer.Option("classic", help="classic, barrage"),
-    seed: int = typer.Option(0, help="match seed: the same seed replays the same games"),
+    seed: int = typer.Option(0, min=0, help="match seed: the same seed replays the same games"),
     workers: int = typer.Option(1, help="parallel processes"),
     out: str = typer.Option(None, help="folder for one Gravon XML record per game"),
     max_moves: int = typer.Option(None, help="moves (both players) before a draw; default: the variant's"),
@@ -169,7 +169,7 @@ def normal_form(
 def ucc_bot(
     agent: str = typer.Option("random", help="agent spec to play, e.g. greedy or mcts:sims=100"),
     variant: str = typer.Option("classic", help="classic, barrage"),
-    seed: int = typer.Option(None, help="seed for the agent (default: fresh randomness)"),
+    seed: int = typer.Option(None, min=0, help="seed for the agent (default: fresh randomness)"),
 ) -> None:
     """Play one game as a UCC 2012 protocol bot on stdin/stdout (for the 2012 manager or `arena ucc:...`)."""
     import sys
@@ -378,7 +378,7 @@ def train(
     setups: str = typer.Option(None, help="self-play's setups: own (the deployment head learns too; the "
                                           "default), random, human, walled or sheltered (people's; R-NaD trains the moves "
                                           "alone)"),
-    seed: int = typer.Option(0, help="seed of the networks, games and sampling"),
+    seed: int = typer.Option(0, min=0, help="seed of the networks, games and sampling"),
     checkpoint_minutes: float = typer.Option(None, help="minutes between checkpoints (default: the preset's)"),
     eval_games: int = typer.Option(None, help="games per evaluation, periodic and final "
                                               "(default: the preset's, 200; 0 skips)"),
@@ -492,7 +492,7 @@ _RESUME = typer.Option(None, help="continue the run in this directory from its l
 _DEVICE = typer.Option("cpu", help="cpu, cuda, cuda:1 ...")
 _EVAL_MINUTES = typer.Option(None, help="minutes between validation reports (default 15)")
 _CHECKPOINT_MINUTES = typer.Option(None, help="minutes between checkpoints (default 5)")
-_RUN_SEED = typer.Option(0, help="seed of the network, the stream and the mirroring")
+_RUN_SEED = typer.Option(0, min=0, help="seed of the network, the stream and the mirroring")
 _PROGRESS = typer.Option(True, help="show the progress bar")
 _JSON_SUMMARY = typer.Option(False, "--json", help="print one JSON summary")
 _SLOTS = typer.Option(None, help="games replayed at once (default 4096)")
@@ -720,7 +720,7 @@ def flag_defence(
     agent: str = typer.Argument(None, help="agent spec (default: shipped:VARIANT)"),
     variant: str = typer.Option("classic", help="classic, barrage: the raids of that variant"),
     tries: int = typer.Option(20, help="tries per raid, each with its own seed"),
-    seed: int = typer.Option(0, help="first seed"),
+    seed: int = typer.Option(0, min=0, help="first seed"),
     prove: bool = typer.Option(True, help="also prove, by exhaustive search with every piece known, that each "
                                           "raid has a defence"),
     threads: int = _THREADS,

@@ -31,6 +31,8 @@ def test_the_console_script_reports_a_missing_folder(tmp_path):
     (["pretrain", "--variant", "classic", "--minutes", "-1", "/nowhere"], 2, "--minutes must be > 0, got -1"),
     (["pretrain-belief", "--steps", "0", "/nowhere"], 2, "--steps must be at least 1, got 0"),
     (["train", "--minutes", "0"], 2, "--minutes must be > 0, got 0"),
+    (["arena", "random", "random", "--workers", "0"], 2, "workers must be at least 1, got 0"),
+    (["random-game", "--seed", "-5"], 2, "Invalid value for '--seed'"),
 ])
 def test_bad_input_names_what_is_wrong(capsys, argv, status, says):
     with pytest.raises(SystemExit) as stop:

@@ -271,8 +271,8 @@ def run_tournament(
             and play only the others.
 
     Raises:
-        ValueError: fewer than two specs, ``games < 1``, ``resume`` without ``out``, or a result file in
-            ``out`` that is unreadable or from another match.
+        ValueError: fewer than two specs, ``games < 1``, ``workers < 1``, ``resume`` without ``out``, or a
+            result file in ``out`` that is unreadable or from another match.
         agents.registry.AgentSpecError: a bad spec (checked before any game starts).
         AgentCrashed: an agent raised an exception that is not a forfeit (a bug).  The other games are
             played first; with ``out``, their records and results are saved, and ``resume`` plays the
@@ -282,6 +282,8 @@ def run_tournament(
         raise ValueError(f"a match needs at least two agents, got {list(specs)}")
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
     if explain and out is None:
         raise ValueError("explain writes beside the game records: give an out folder too")
     if resume and out is None:
