@@ -91,8 +91,11 @@ def serve(
 
 @app.command("arena")
 def arena(
-    agents: list[str] = typer.Argument(..., help="agent specs: random, greedy, cautious, montecarlo, mcts:sims=200, turtle and sure "
-                                                   "(passive: they test converting a lead), ucc:PATH, net:PATH"),
+    agents: list[str] = typer.Argument(..., help="agent specs: shipped:classic and shipped:barrage (the shipped "
+                                                   "agents; options after commas: shipped:classic,seconds=1), "
+                                                   "random, greedy, cautious, montecarlo, mcts:sims=200, turtle and "
+                                                   "sure (passive: they test converting a lead), checkpoint:DIR, "
+                                                   "ucc:PATH, net:PATH"),
     games: int = typer.Option(20, help="games per pair (half with each colour)"),
     variant: str = typer.Option("classic", help="classic, barrage"),
     seed: int = typer.Option(0, min=0, help="match seed: the same seed replays the same games"),

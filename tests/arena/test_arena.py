@@ -235,8 +235,21 @@ def test_bad_arguments():
         run_tournament(["random"], 2)
     with pytest.raises(ValueError, match="games"):
         run_match("random", "random", 0)
+    with pytest.raises(ValueError, match="workers must be at least 1"):
+        run_tournament(["random", "random"], 2, workers=0)
     with pytest.raises(ValueError, match="unknown agent"):
         run_match("random", "nobody", 2)
+
+
+def test_the_help_names_every_kind_of_agent():
+    """Scripts and users find the agent specs in ``deepnash arena --help`` (issue 44: the passive bots there)."""
+    from deepnash.agents.registry import NAME_ALIASES, PROVIDERS
+
+    r = CliRunner().invoke(app, ["arena", "--help"], terminal_width=200)
+    assert r.exit_code == 0
+    text = " ".join(r.output.replace("│", " ").split())
+    for name in [*PROVIDERS, *NAME_ALIASES, "random", "shipped:classic", "shipped:barrage"]:
+        assert name in text, name
 
 
 def test_wilson_interval_properties():
