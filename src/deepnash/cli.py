@@ -682,18 +682,23 @@ def value_check(
     fit_games: int = typer.Option(1500, help="fit on at most this many games (the first by name)"),
     belief: str = typer.Option(None, help="a belief network's run or checkpoint directory to score "
                                           "(default: the one shipped for --variant, if any; 'none': no belief network)"),
+    library: str = typer.Option(None, help="a setup library (deepnash setup-library) weighed over the belief network "
+                                           "(default: the one shipped for --variant, if any; 'none': none); the games "
+                                           "scored are left out of it"),
     games: int = _GAMES,
     held_out: float = _HELD_OUT,
     threads: int = _THREADS,
     as_json: bool = _JSON,
 ) -> None:
     """What a network knows about positions: its value's Brier score and log-loss by moves to the end, beside
-    a logistic fit on public material; and the beliefs' log-likelihood of the true hidden types (a belief
-    network's, the search's heuristic sampler's, the public information's)."""
+    a logistic fit on public material; and the beliefs' log-likelihood of the true hidden types (the learned
+    belief: a belief network with people's setups weighed over it; the network alone; the search's heuristic
+    sampler's; the public information's)."""
     import torch
 
     from .agents.network_agent import SHIPPED_DIR
     from .agents.registry import AgentSpecError
+    from .infostate.setup_library import LIBRARY_FILE, SetupLibrary
     from .nn.belief import load_belief
     from .nn.checkpoint import CheckpointError
     from .train.human import load_games
@@ -701,6 +706,11 @@ def value_check(
 
     torch.set_num_threads(threads)
     try:
+        shipped_library = SHIPPED_DIR / variant / LIBRARY_FILE
+        library = library or (str(shipped_library) if shipped_library.is_file() else "none")
+        setups = None if library == "none" else SetupLibrary.load(library)
+        if setups is not None and setups.variant != variant:
+            raise ValueError(f"{library}: a {setups.variant} setup library, not {variant}")
         default = [] if records and fit else [_default_records()]  # found (and said) once for both
         records, fit = records or default, fit or default
         net, chosen = _scored(agent, records, variant, games, held_out, "value-check scores a network's value")
@@ -710,12 +720,50 @@ def value_check(
         shipped_belief = SHIPPED_DIR / variant / "belief"
         belief = belief or (str(shipped_belief) if shipped_belief.is_dir() else "none")
         belief_net = None if belief == "none" else load_belief(belief)[0]
-        result = check(net, chosen, variant, yardstick, belief_net)
+        result = check(net, chosen, variant, yardstick, belief_net, setups)
     except (AgentSpecError, CheckpointError, FileNotFoundError, ValueError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None
-    result = {"agent": agent, "variant": variant, "belief": belief, **result}
+    result = {"agent": agent, "variant": variant, "belief": belief, "library": library, **result}
     typer.echo(json.dumps(result) if as_json else f"{agent} on {variant}\n{format_value_check(result)}")
+
+
+@app.command("setup-library")
+def setup_library(
+    records: list[str] = typer.Argument(None, help="Gravon records (default: $DEEPNASH_GRAVON, the user data folder "
+                                                   "or the packaged games)"),
+    variant: str = typer.Option("classic", help="classic, barrage: the setups of that type's games"),
+    held_out: float = typer.Option(0.05, help="leave out the games `deepnash pretrain --validation SHARE` holds out "
+                                              "(0: every game)"),
+    noise: float = typer.Option(None, help="chance a square of a library setup holds something else (default: "
+                                           "0.05 on classic, 0.3 on barrage, as measured)"),
+    novel: float = typer.Option(0.5, help="prior that the opponent's setup is not in the library"),
+    mirrored: float = typer.Option(0.25, help="prior of a setup's mirror image, as a share of the setup's"),
+    out: str = typer.Option(None, help="the file to write (default: setup_library_VARIANT.npz)"),
+) -> None:
+    """Gather people's setups into a library the learned belief weighs (value-check --library): players keep
+    their setups, so a few of the opponent's pieces seen often tell which one it deployed."""
+    import numpy as np
+
+    from .infostate.setup_library import NOISE, SetupLibrary
+    from .train.human import load_games, split_games
+
+    try:
+        games = load_games(records or [_default_records()], variant)
+        if held_out:
+            games = split_games(games, held_out)[0]
+        if not games:
+            raise ValueError(f"no readable {variant} games to gather setups from")
+        library = SetupLibrary.from_deployments(
+            variant, np.concatenate([g.setup for g in games]), [g.key for g in games for _ in (0, 1)],
+            noise=NOISE.get(variant, 0.05) if noise is None else noise, novel=novel, mirrored=mirrored)
+        path = Path(out or f"setup_library_{variant}.npz")
+        library.save(path)
+    except (FileNotFoundError, ValueError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"{len(library.setups):,} distinct setups of {len(library.deployments):,} deployments in "
+               f"{len(games):,} {variant} games: {path}")
 
 
 @app.command("flag-defence")

@@ -44,7 +44,7 @@ def test_a_short_run_learns_more_than_public_information_and_resumes(barrage, tm
     assert meta["variant"] == "barrage" and meta["counters"]["step"] == 150
     after = belief_metrics(net, barrage, "barrage")
     assert after["public"] == pytest.approx(before["public"]) and after["hidden_pieces"] == before["hidden_pieces"]
-    assert after["learned"] < before["learned"] and after["learned"] < after["public"]  # it learnt where pieces stand
+    assert after["network"] < before["network"] and after["network"] < after["public"]  # it learnt where pieces stand
     r = pretrain_belief(cfg, barrage, out, steps=160, resume=True, progress=False)
     assert r["step"] == 160 and load_checkpoint(out).meta["counters"]["positions"] == 160 * 64
     with pytest.raises(FileExistsError, match="--resume"):
@@ -95,7 +95,7 @@ def test_the_commands_train_a_belief_and_score_it(tmp_path):
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)
     assert summary["step"] == 3 and summary["validation"]["hidden_pieces"] > 0
-    assert set(summary["validation"]) >= {"learned", "public", "sampler", "phases"}
+    assert set(summary["validation"]) >= {"network", "public", "sampler", "phases"}
     network = Path(__file__).parents[1] / "testtime" / "data" / "barrage-network"
     scored = subprocess.run([*cli, "value-check", f"checkpoint:{network}", str(BARRAGE_GAMES), "--variant", "barrage",
                              "--games", "6", "--fit-games", "30", "--belief", str(run), "--json"],
@@ -103,7 +103,23 @@ def test_the_commands_train_a_belief_and_score_it(tmp_path):
     assert scored.returncode == 0, scored.stderr
     r = json.loads(scored.stdout)
     assert r["belief"] == str(run) and 0 < r["belief_nll"] < np.log(12) and r["hidden_pieces"] > 0
+    assert r["library"].endswith("setup_library.npz") and 0 < r["network_belief_nll"] < np.log(12)
     assert all(v["n"] == 0 or v["belief_nll"] is not None for v in r["belief_phases"].values())
+    # a library of these very games: value-check leaves out the games it scores, and says so by scoring the rest
+    library = tmp_path / "setups.npz"
+    built = subprocess.run([*cli, "setup-library", str(BARRAGE_GAMES), "--variant", "barrage", "--held-out", "0",
+                            "--out", str(library)], capture_output=True, text=True, timeout=600)
+    assert built.returncode == 0 and "distinct setups" in built.stdout, built.stderr
+    own = subprocess.run([*cli, "value-check", f"checkpoint:{network}", str(BARRAGE_GAMES), "--variant", "barrage",
+                          "--games", "6", "--fit-games", "30", "--belief", str(run), "--library", str(library),
+                          "--json"], capture_output=True, text=True, timeout=600)
+    assert own.returncode == 0, own.stderr
+    mine = json.loads(own.stdout)
+    assert mine["library"] == str(library) and mine["network_belief_nll"] == pytest.approx(r["network_belief_nll"])
+    assert 0 < mine["belief_nll"] < np.log(12)
+    other = subprocess.run([*cli, "value-check", f"checkpoint:{network}", str(BARRAGE_GAMES), "--games", "2",
+                            "--library", str(library)], capture_output=True, text=True, timeout=600)
+    assert other.returncode == 2 and "a barrage setup library, not classic" in other.stderr
     exported = subprocess.run([*cli, "export", str(run), str(tmp_path / "compact")], capture_output=True, text=True)
     assert exported.returncode == 0 and "belief=" in exported.stdout
     assert load_belief(tmp_path / "compact")[1]["counters"]["step"] == 3

@@ -105,6 +105,54 @@ def test_every_value_target_is_the_result_from_the_movers_side(variant):
         assert np.array_equal(mirrored[:, planes].sum(dim=(2, 3)).numpy(), obs[:, planes].sum(axis=(2, 3)))
 
 
+@pytest.mark.parametrize("variant", ["classic", "barrage"])
+def test_origins_and_evidence_follow_every_opponent_piece_as_the_engine_does(variant):
+    """The slow way: replay each record through ``Game`` to a ply; every opponent piece's deployment square
+    holds its type in the opponent's setup, an unmoved piece is where it was deployed, and the evidence on
+    its deployment square is its type once revealed, ``MOVED`` once moved, nothing before; the pieces taken
+    are the typed evidence on squares no piece left, with the types the board lacks."""
+    import dataclasses
+
+    from deepnash.infostate.setup_library import MOVED, NOT_DEPLOYED
+    from deepnash.notation.gravon import read_records, replay
+
+    games = load_games(SAMPLE, variant)[:4]
+    records = {f"{Path(r.source).name}#{r.game}": r for r in read_records(SAMPLE)}
+    batches = list(HumanDecisions(games, variant, batch_size=128, slots=3, shuffle=False, phases=(SELECT,)))
+    rows = {(int(b.game[i]), int(b.ply[i])): (b, i) for b in batches for i in range(len(b))}
+    checked = 0
+    for k, g in enumerate(games):
+        n = len(g.moves)
+        for ply in sorted({0, n // 4, n // 2, 3 * n // 4, n - 1}):
+            b, i = rows[k, ply]
+            game = replay(dataclasses.replace(records[g.key], moves=records[g.key].moves[:ply]))
+            mover = game.turn
+            setup = g.setup[1 - mover]  # the opponent's, in its own frame: its square o is the mover's 99 - o
+            origins, evidence = b.opponent_origins[i], b.opponent_evidence[i]
+            on_board = []
+            for a in range(100):
+                piece = game.piece_at(a)
+                f = a if mover == 0 else 99 - a
+                if piece is None or piece.player == mover:
+                    assert origins[f] == -1
+                    continue
+                o = int(origins[f])
+                assert 60 <= o < 100 and setup[99 - o] == piece.type, (g.key, ply, a)
+                assert piece.moved or o == f
+                expected = int(piece.type) if piece.revealed else MOVED if piece.moved else -1
+                assert evidence[o] == expected, (g.key, ply, a)
+                on_board.append(o)
+            zone = np.arange(60, 100)
+            assert np.array_equal(evidence[zone] == NOT_DEPLOYED, setup[99 - zone] < 0)
+            taken = [o for o in zone if 0 <= evidence[o] < 12 and o not in on_board]
+            deployed = Counter(int(t) for t in setup if t >= 0)
+            left = Counter(int(setup[99 - o]) for o in on_board)
+            assert Counter(int(evidence[o]) for o in taken) == deployed - left, (g.key, ply)
+            assert all(setup[99 - o] == evidence[o] for o in taken)
+            checked += 1
+    assert checked >= 15
+
+
 def test_a_sampled_stream_emits_a_share_of_the_same_decisions(classic):
     """``sample``: about that share of the decisions, each one exactly as the full stream emits it (the
     observations encoded one by one then equal the kernel's batch encoding); ``phases``: those of the

@@ -7,7 +7,8 @@ sides; half of every batch is mirrored left to right.  Like the value, the belie
 hidden pieces over and over, so the stream replays thousands of games at once and keeps a random
 share of their decisions (``sample``).
 
-``belief_nll`` scores beliefs per hidden piece: the learned one, the public information's closed
+``belief_nll`` scores beliefs per hidden piece: the network's, the learned one (the network and people's setups,
+``infostate.setup_library``), the public information's closed
 form (planes 13-24 of the observation), and the heuristic sampler's (``search``'s default): the
 public form tilted by where people deploy each type (``infostate.setup_stats``) on the pieces that
 have not moved, renormalised per piece.  The heuristic sampler also drops types the memory
@@ -29,17 +30,19 @@ import torch
 from .. import __version__
 from ..game import get_variant
 from ..game.pieces import FLAG
+from ..infostate.setup_library import SetupLibrary, library_belief
 from ..infostate.setup_stats import deployment_weights
 from ..nn.belief import BELIEF_KIND, BELIEF_PRESETS, BeliefNet, belief_loss, hidden_pieces, load_belief, public_belief
 from ..nn.checkpoint import CheckpointError
-from .human import SELECT, HumanDecisions, HumanGame
+from .human import SELECT, DecisionBatch, HumanDecisions, HumanGame
 from .logs import RunLog
 from .supervised import RecordsRunConfig, RunCounters, load_run, restore_run, run_updates, save_run, split_run
 
 #: Game phases for the belief's scores, by moves played: ``(name, lowest, highest)``, the highest not included.
 PHASES = (("opening", 0, 50), ("middle", 50, 200), ("late", 200, math.inf))
-#: The beliefs ``belief_nll`` scores, by the name its results use.
-BELIEFS = ("learned", "public", "sampler")
+#: The beliefs ``belief_nll`` scores, by the name its results use: the learned belief (the belief network
+#: and people's setups), the belief network alone, the public information and the heuristic sampler.
+BELIEFS = ("learned", "network", "public", "sampler")
 
 _EPS = 1e-6
 
@@ -105,29 +108,38 @@ def sampler_belief(public: np.ndarray, variant: str) -> np.ndarray:
 
 
 @torch.inference_mode()
-def belief_nll(obs: np.ndarray, truth: np.ndarray, variant: str, net: BeliefNet | None = None) -> dict[str, np.ndarray]:
+def belief_nll(batch: DecisionBatch, variant: str, net: BeliefNet | None = None,
+               library: SetupLibrary | None = None) -> dict[str, np.ndarray]:
     """Each hidden opponent piece's negative log-likelihood of its true type, under each belief.
 
     Args:
-        obs: ``float32[N, 82, 10, 10]`` positions; truth: ``int8[N, 100]`` the true opponent types.
-        net: the learned belief (``None``: not scored).
+        batch: the positions (``obs``, ``opponent_types``, and for ``library`` ``opponent_origins`` and
+            ``opponent_evidence``).
+        net: the belief network (``None``: neither it nor the learned belief is scored).
+        library: people's setups, weighed over the network's belief (``infostate.setup_library``).
 
     Returns:
-        ``row`` (``int64[H]``: each hidden piece's position) and per name of ``BELIEFS`` (``learned``
-        only with ``net``) ``float64[H]`` nats.
+        ``row`` (``int64[H]``: each hidden piece's position) and per name of ``BELIEFS`` (``network`` only with
+        ``net``, ``learned`` only with both) ``float64[H]`` nats.
     """
-    x = torch.from_numpy(np.asarray(obs, np.float32))
+    x = torch.from_numpy(np.asarray(batch.obs, np.float32))
+    truth = batch.opponent_types
     public = public_belief(x)
     hidden = hidden_pieces(public).numpy() & (truth >= 0)
     rows, squares = np.nonzero(hidden)
     types = truth[rows, squares].astype(np.int64)
     pub = public.double().numpy()
-    out = {"row": rows.astype(np.int64),
-           "public": -np.log(np.maximum(pub[rows, squares, types], _EPS)),
-           "sampler": -np.log(np.maximum(sampler_belief(pub, variant)[rows, squares, types], _EPS))}
+
+    def nll(belief: np.ndarray) -> np.ndarray:
+        return -np.log(np.maximum(belief[rows, squares, types], _EPS))
+
+    out = {"row": rows.astype(np.int64), "public": nll(pub), "sampler": nll(sampler_belief(pub, variant))}
     if net is not None:
         device = next(net.parameters()).device
-        out["learned"] = -net(x.to(device)).double().cpu().numpy()[rows, squares, types]
+        network = net(x.to(device)).exp().double().cpu().numpy()
+        out["network"] = nll(network)
+        if library is not None:
+            out["learned"] = nll(library_belief(library, network, batch.opponent_origins, batch.opponent_evidence))
     return out
 
 
@@ -135,13 +147,13 @@ def belief_metrics(net: BeliefNet | None, games: list[HumanGame], variant: str, 
     """The beliefs' mean negative log-likelihood of the true hidden types at every move decision of ``games``.
 
     Returns:
-        ``positions``, ``hidden_pieces``, per name of ``BELIEFS`` its mean nats per hidden piece (``learned``
+        ``positions``, ``hidden_pieces``, per name of ``BELIEFS`` its mean nats per hidden piece (``network``
         ``None`` without ``net``), and ``phases`` (per ``PHASES`` name: ``n`` and the same means).
     """
     parts: dict[str, list] = {"ply": []}
     positions = 0
     for batch in HumanDecisions(games, variant, batch_size=batch_size, slots=64, shuffle=False, phases=(SELECT,)):
-        scored = belief_nll(batch.obs, batch.opponent_types, variant, net)
+        scored = belief_nll(batch, variant, net)
         parts["ply"].append(batch.ply[scored.pop("row")].astype(np.int64))
         for k, v in scored.items():
             parts.setdefault(k, []).append(v)
@@ -269,7 +281,7 @@ def _report(net: BeliefNet, games: list[HumanGame], cfg: BeliefTrainConfig, coun
     net.eval()
     r = belief_metrics(net, games, cfg.variant)
     net.train()
-    runlog.scalars(counters.step, {f"validation/belief_{k}": r[k] for k in BELIEFS})
-    runlog.message(f"step {counters.step}: validation belief {r['learned']:.3f} nats per hidden piece "
+    runlog.scalars(counters.step, {f"validation/belief_{k}": r[k] for k in BELIEFS if r[k] is not None})
+    runlog.message(f"step {counters.step}: validation belief {r['network']:.3f} nats per hidden piece "
                    f"(public {r['public']:.3f}, heuristic sampler {r['sampler']:.3f})")
     return r

@@ -21,7 +21,13 @@ for the acting player:
 - ``own_types``, ``opponent_types``: ``int8[100]``, the true type (0..11) of each
   of the acting player's pieces and of each of the opponent's, in the acting
   player's frame, -1 where it has none: the ground truth a record gives of every
-  hidden piece, which the player's observation does not.
+  hidden piece, which the player's observation does not;
+- ``opponent_origins``: ``int8[100]``, the square (in the acting player's frame) each opponent piece
+  was deployed on, -1 where the opponent has no piece: public, since every move is seen;
+- ``opponent_evidence``: ``int8[100]``, by deployment square in the acting player's frame, what is
+  public of the opponent piece deployed there: its type 0..11 once a battle or a Scout's long move
+  revealed it (on the board or taken), ``MOVED`` if it has moved unrevealed, ``NOT_DEPLOYED`` if no piece
+  was deployed there, -1 otherwise (the evidence ``infostate.setup_library`` weighs setups by).
 
 Nothing is stored but the records' moves: observations are encoded as the
 games are replayed, about 1,500 decisions a second on one core (the encoding
@@ -47,7 +53,8 @@ from ..env.planes import NUM_PLANES
 from ..game import Variant, get_variant
 from ..game import codes
 from ..game.errors import RecordError
-from ..game.kernels import M_PLY
+from ..game.kernels import M_PLY, REVEALED
+from ..infostate.setup_library import MOVED, NOT_DEPLOYED
 from ..notation.field import field_placements
 from ..notation.gravon import read_records
 from ..notation.record import GravonRecord
@@ -163,6 +170,7 @@ class DecisionBatch:
         ply: ``int32[N]``: moves played before the decision (0 during deployment).
         own_types, opponent_types: ``int8[N, 100]``: the true piece types (0..11) of the acting player
             and of the opponent, in the acting player's frame; -1 where it has no piece.
+        opponent_origins, opponent_evidence: ``int8[N, 100]`` (module docstring).
 
     ``obs`` has no planes (``float32[N, 0, 10, 10]``) from a stream made with ``observe=False``.
     """
@@ -177,6 +185,8 @@ class DecisionBatch:
     ply: np.ndarray
     own_types: np.ndarray
     opponent_types: np.ndarray
+    opponent_origins: np.ndarray
+    opponent_evidence: np.ndarray
 
     def __len__(self) -> int:
         return len(self.action)
@@ -187,14 +197,63 @@ class DecisionBatch:
         return cls(np.empty((n, planes, 10, 10), np.float32), np.empty((n, 100), bool),
                    np.empty((n, 100), bool), np.empty(n, np.int64), np.empty(n, np.float32),
                    np.empty(n, np.int8), np.empty(n, np.int64), np.empty(n, np.int32),
-                   np.empty((n, 100), np.int8), np.empty((n, 100), np.int8))
+                   *(np.empty((n, 100), np.int8) for _ in range(4)))
 
     def take(self, idx: np.ndarray) -> "DecisionBatch":
         """The decisions at ``idx``, copied."""
         return DecisionBatch(*(np.take(getattr(self, f), idx, axis=0) for f in _FIELDS))
 
 
-_FIELDS = ("obs", "mask", "target", "action", "value", "phase", "game", "ply", "own_types", "opponent_types")
+_FIELDS = ("obs", "mask", "target", "action", "value", "phase", "game", "ply", "own_types", "opponent_types",
+           "opponent_origins", "opponent_evidence")
+
+
+class _Origins:
+    """Each replayed game's pieces followed from their deployment squares, and what is public of each
+    (``opponent_origins`` and ``opponent_evidence`` of the module docstring), in absolute squares; every
+    method takes arrays of slots.
+
+    Attributes:
+        origin: ``int8[B, 100]``: the deployment square of the piece on each square, -1 where none.
+        evidence: ``int8[B, 2, 100]``: per side and deployment square, what is public of that piece.
+    """
+
+    def __init__(self, slots: int):
+        self.origin = np.full((slots, 100), -1, np.int8)
+        self.evidence = np.full((slots, 2, 100), NOT_DEPLOYED, np.int8)
+
+    def reset(self, b: int) -> None:
+        self.origin[b] = -1
+        self.evidence[b] = NOT_DEPLOYED
+
+    def deployed(self, b: np.ndarray, side: np.ndarray, square: np.ndarray) -> None:
+        self.origin[b, square] = square
+        self.evidence[b, side, square] = -1
+
+    def moved(self, b: np.ndarray, f: np.ndarray, t: np.ndarray, attacker: np.ndarray, defender: np.ndarray,
+              board: np.ndarray, flags: np.ndarray) -> None:
+        """After the moves ``f``-``t`` of games ``b``: ``attacker`` and ``defender`` are the board codes on
+        ``f`` and ``t`` before them, ``board`` and ``flags`` the state's arrays after them."""
+        side = codes.owner_of(attacker)
+        o, d = self.origin[b, f], self.origin[b, t]
+        after = board[b, t]
+        self.origin[b, f] = -1
+        self.origin[b, t] = np.where(after == attacker, o, np.where(after == codes.EMPTY, -1, d))
+        battle = defender > 0  # a battle shows both pieces; a Scout's move of more than one square shows it
+        shown = battle | ((after == attacker) & (flags[b, t] & REVEALED > 0))
+        ev = self.evidence[b, side, o]
+        self.evidence[b, side, o] = np.where(shown, codes.type_of(attacker), np.where(ev == -1, MOVED, ev))
+        self.evidence[b[battle], 1 - side[battle], d[battle]] = codes.type_of(defender[battle])
+
+    def view(self, b: np.ndarray, player: np.ndarray, owner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(opponent_origins, opponent_evidence)``, each ``int8[len(b), 100]``, of games ``b`` for ``player``
+        in its frame (``owner``: ``int8[len(b), 100]``, each square's owner)."""
+        origins = np.where(owner == (1 - player)[:, None], self.origin[b], -1).astype(np.int8)
+        evidence = self.evidence[b, 1 - player]
+        blue = player == 1  # Blue's frame is the board turned round
+        origins[blue] = np.where(origins[blue] >= 0, 99 - origins[blue], -1)[:, ::-1]
+        evidence[blue] = evidence[blue][:, ::-1]
+        return origins, evidence
 
 
 class HumanDecisions:
@@ -299,6 +358,7 @@ class HumanDecisions:
                         observe=self.observe and every)
         order = self._game_order()
         scripts: list = [None] * B
+        tracker = _Origins(B)
         gid = np.full(B, -1, np.int64)
         ptr = np.zeros(B, np.int64)
         types = np.full((B, 2, 100), -1, np.int8)
@@ -316,6 +376,7 @@ class HumanDecisions:
                 if reset:
                     env.reset_slot(b)
                 scripts[b], gid[b], ptr[b] = script, i, 0
+                tracker.reset(b)
                 types[b] = self.games[i].setup
                 result[b] = outcome[self.games[i].winner]
                 return
@@ -342,6 +403,12 @@ class HumanDecisions:
                     load(b)
                 continue
             phase = np.where(placed >= 0, DEPLOY, np.where(env.substep[live] == 0, SELECT, DISPLACE))
+            square = np.where(player[live] == 0, actions[live], 99 - actions[live])  # absolute
+            dep = phase == DEPLOY
+            tracker.deployed(live[dep], player[live[dep]], square[dep])
+            moving = live[phase == DISPLACE]  # the moves this step plays: from, to, the pieces there before
+            f, t = env.selected[moving].astype(np.int64), square[phase == DISPLACE]
+            attacker, defender = env.state.board[moving, f].astype(np.int64), env.state.board[moving, t].astype(np.int64)
             kept = self.phases[phase]
             if self.sample < 1:
                 kept &= self.rng.random(live.size) < self.sample
@@ -372,9 +439,11 @@ class HumanDecisions:
             for out, side in ((buf.own_types[n:m], p), (buf.opponent_types[n:m], 1 - p)):
                 out[:] = np.where(owner == side[:, None], kind, -1)
                 out[blue] = out[blue, ::-1]
+            buf.opponent_origins[n:m], buf.opponent_evidence[n:m] = tracker.view(emit, p, owner)
             held = m
             self.decisions += emit.size
             env.step(actions)
+            tracker.moved(moving, f, t, attacker, defender, env.state.board, env.state.flags)
             ptr[live] += 1
             for b in live:
                 if ptr[b] >= len(scripts[b][0]) or env.done[b]:

@@ -8,9 +8,10 @@ decisive games is a position, scored from the mover's side:
   version-2 network P(win) + P(draw) / 2), by its Brier score and log-loss against the result;
 - the same for the yardstick: a logistic regression on 13 public numbers, for each of the 12 piece
   types the mover's pieces left less the opponent's, and the ply, fitted on other records;
-- the beliefs (``train.belief.belief_nll``: a belief network's if given, the public information's closed
-  form, and the heuristic sampler's) by their mean negative log-likelihood of the true type of each
-  hidden opponent piece, in nats per hidden piece.
+- the beliefs (``train.belief.belief_nll``: the learned belief, a belief network with people's setups
+  weighed over it, if given; the network alone; the public information's closed form, and the heuristic
+  sampler's) by their mean negative log-likelihood of the true type of each hidden opponent piece, in nats
+  per hidden piece.  The setup library leaves out the games scored, as the material fit does.
 
 Scores are split by how many moves the position lies before the end of its game (``BUCKETS``), as
 ``shared/data``'s table of what a value should beat is.
@@ -25,6 +26,7 @@ import numpy as np
 import torch
 
 from ..nn import SELECT, DeepNashNet
+from ..infostate.setup_library import SetupLibrary
 from ..nn.belief import BeliefNet
 from .belief import BELIEFS, PHASES, belief_nll, summarise_nll
 from .human import HumanDecisions, HumanGame
@@ -48,21 +50,23 @@ def material_features(own_types: np.ndarray, opponent_types: np.ndarray, ply: np
 
 
 def positions(games: list[HumanGame], variant: str, net: DeepNashNet | None = None,
-              belief: BeliefNet | None = None, batch_size: int = 512) -> dict[str, np.ndarray]:
+              belief: BeliefNet | None = None, library: SetupLibrary | None = None,
+              batch_size: int = 512) -> dict[str, np.ndarray]:
     """Every move decision of the decisive ``games``, from the mover's side.
 
     Args:
         net: the network to score them with; ``None`` replays without observations (several times
             faster), for a fit's training positions.
         belief: a belief network to score beside the public and the heuristic sampler's beliefs (with ``net``).
+        library: people's setups, weighed over ``belief``'s (``infostate.setup_library``).
 
     Returns:
         ``won`` (``bool[N]``), ``game`` (``int64[N]``: its game's index in ``games``), ``to_end`` and ``ply``
         (``int64[N]``: moves before the end of its game and moves played), ``features`` (``material_features``)
         and, with ``net``, ``p_win`` (``float64[N]``), ``belief_ply`` (``int64[H]``: the ply of each hidden
         opponent piece's position) and per belief of ``train.belief.belief_nll`` (``public``, ``sampler``,
-        with ``belief`` also ``learned``) ``belief_<name>`` (``float64[H]``: its negative log-likelihood of
-        that piece's true type).
+        with ``belief`` also ``network`` and ``learned``, the same without ``library``) ``belief_<name>``
+        (``float64[H]``: its negative log-likelihood of that piece's true type).
     """
     index = [i for i, g in enumerate(games) if g.winner >= 0]
     decisive = [games[i] for i in index]
@@ -82,7 +86,9 @@ def positions(games: list[HumanGame], variant: str, net: DeepNashNet | None = No
         with torch.inference_mode():
             value = net.value(torch.from_numpy(batch.obs)).double().numpy()
         out["p_win"].append((1 + np.clip(value, -1, 1)) / 2)
-        nll = belief_nll(batch.obs, batch.opponent_types, variant, belief)
+        nll = belief_nll(batch, variant, belief, library)
+        if "network" in nll and "learned" not in nll:
+            nll["learned"] = nll["network"]
         out["belief_ply"].append(ply[nll.pop("row")])
         for name, v in nll.items():
             out.setdefault(f"belief_{name}", []).append(v)
@@ -124,16 +130,19 @@ def _scores(p: np.ndarray, won: np.ndarray) -> tuple[float, float]:
 
 
 def value_check(net: DeepNashNet, games: list[HumanGame], variant: str,
-                fit_games: Iterable[HumanGame], belief: BeliefNet | None = None) -> dict:
-    """Score ``net``'s value and the beliefs on ``games``, beside the material fit on ``fit_games``.
+                fit_games: Iterable[HumanGame], belief: BeliefNet | None = None,
+                library: SetupLibrary | None = None) -> dict:
+    """Score ``net``'s value and the beliefs on ``games``, beside the material fit on ``fit_games``; the
+    learned belief is ``belief`` with ``library`` (less the deployments of ``games``) weighed over it.
 
     Returns:
         The JSON object of ``deepnash value-check --json``: ``games``, ``decisions``, ``brier``,
         ``log_loss``, ``material_brier``, ``material_log_loss``, ``fit_games``, ``fit_decisions``,
         ``buckets`` (per ``BUCKETS`` name: ``n``, ``brier``, ``log_loss``, ``material_brier``,
-        ``material_log_loss``), ``belief_nll`` (the belief network's, ``None`` without one),
+        ``material_log_loss``), ``belief_nll`` (the learned belief's, ``None`` without a belief network),
+        ``network_belief_nll`` (the belief network's alone),
         ``heuristic_belief_nll`` (the search's heuristic sampler's), ``public_belief_nll`` (the public
-        closed form's), ``hidden_pieces`` and ``belief_phases`` (per ``PHASES`` name: ``n`` and the three).
+        closed form's), ``hidden_pieces`` and ``belief_phases`` (per ``PHASES`` name: ``n`` and the four).
 
     Raises:
         ValueError: no decisive game among ``games`` or ``fit_games``.
@@ -143,7 +152,9 @@ def value_check(net: DeepNashNet, games: list[HumanGame], variant: str,
     fit_games = [g for g in fit_games if g.key not in seen]
     fit_at = positions(fit_games, variant)
     fit = MaterialFit(fit_at["features"], fit_at["won"])
-    at = positions(games, variant, net, belief)
+    if library is not None:
+        library = library.without([g.key for g in games])
+    at = positions(games, variant, net, belief, library)
     if len(at["won"]) == 0:
         raise ValueError(f"no decisive {variant} game to score among {len(games)} games")
     material = fit.p_win(at["features"])
@@ -169,7 +180,8 @@ def value_check(net: DeepNashNet, games: list[HumanGame], variant: str,
 
 
 #: ``value_check``'s keys of the beliefs' scores and ``train.belief.BELIEFS``' names for them.
-_BELIEF_KEYS = (("belief_nll", "learned"), ("heuristic_belief_nll", "sampler"), ("public_belief_nll", "public"))
+_BELIEF_KEYS = (("belief_nll", "learned"), ("network_belief_nll", "network"), ("heuristic_belief_nll", "sampler"),
+                ("public_belief_nll", "public"))
 
 
 def format_value_check(r: dict) -> str:
@@ -189,8 +201,8 @@ def format_value_check(r: dict) -> str:
                  "a constant 50% scores 0.250 and 0.693)")
     if r["hidden_pieces"]:
         lines.append(f"beliefs over {r['hidden_pieces']:,} hidden pieces, nats per piece (lower is better):")
-        for label, key in (("belief network", "belief_nll"), ("heuristic sampler", "heuristic_belief_nll"),
-                           ("public information", "public_belief_nll")):
+        for label, key in (("learned belief", "belief_nll"), ("belief network", "network_belief_nll"),
+                           ("heuristic sampler", "heuristic_belief_nll"), ("public information", "public_belief_nll")):
             if r[key] is None:
                 lines.append(f"  {label:<19} none given")
                 continue
