@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 import torch
 
-from deepnash.infostate.setup_library import (MOVED, NOT_DEPLOYED, SetupLibrary, library_belief, setup_posterior)
+from deepnash.infostate.setup_library import (MOVED, NOT_DEPLOYED, SetupLibrary, library_belief, public_origins,
+                                              setup_posterior)
 from deepnash.nn.belief import hidden_pieces, public_belief
 from deepnash.train.human import SELECT, HumanDecisions, load_games
 
@@ -103,3 +104,36 @@ def test_the_belief_is_a_distribution_over_the_types_public_information_allows()
     weights, _ = setup_posterior(lib, shown)
     k = int(np.flatnonzero((lib.setups == setups[4, :40]).all(axis=1))[0])
     assert weights[0].argmax() == len(lib.setups) + k
+
+
+@pytest.mark.parametrize("variant", ["classic", "barrage"])
+def test_the_search_works_out_the_same_origins_from_the_move_history_as_the_replay_follows(variant):
+    """Two ways to the same public facts: ``public_origins`` walks a ``PlayerView``'s history back from the
+    board; the human stream follows the pieces forward move by move."""
+    from deepnash.game import Game, Move, get_variant
+    from deepnash.infostate.view import PlayerView, push_recorded
+    from deepnash.notation.field import field_placements
+    from deepnash.notation.gravon import read_records
+
+    games = load_games(SAMPLE, variant)[:3]
+    records = {f"{Path(r.source).name}#{r.game}": r for r in read_records(SAMPLE)}
+    at = _concat(list(HumanDecisions(games, variant, batch_size=4096, slots=3, shuffle=False, phases=(SELECT,))))
+    rows = {(int(g), int(p)): i for i, (g, p) in enumerate(zip(at.game, at.ply))}
+    checked = 0
+    for k, g in enumerate(games):
+        record = records[g.key]
+        game = Game(get_variant(variant).with_rules(max_moves=0, max_moves_without_attack=0, two_squares=False,
+                                                    more_squares=False), *field_placements(record.field))
+        history = []
+        for ply, m in enumerate(record.moves):
+            if ply % 7 == 0 or ply == len(record.moves) - 1:
+                view = PlayerView.of(game, game.turn, tuple(history))
+                origins, evidence = public_origins(view)
+                i = rows[k, ply]
+                assert np.array_equal(origins, at.opponent_origins[i]), (g.key, ply)
+                assert np.array_equal(evidence, at.opponent_evidence[i]), (g.key, ply)
+                checked += 1
+            history.append(push_recorded(game, Move(m.from_sq, m.to_sq)))
+    assert checked > 20
+    cut = PlayerView.of(game, game.turn, tuple(history[5:]))  # a history that does not reach the deployment
+    assert public_origins(cut) is None

@@ -87,6 +87,35 @@ def test_public_marginals_leave_the_heuristic_draws_alone():
     assert where[opp].sum() == 2000 and where[opp].max() < 2000 * 0.06  # about 1/40 each
 
 
+def test_with_people_s_setups_the_draws_find_the_flag_of_a_setup_its_pieces_point_to():
+    """An opponent whose setup is in the library, late in a recorded game: the public marginals alone put its
+    Flag on any of its unmoved pieces; weighed by the library, nearly every draw puts it where it stands."""
+    from deepnash.game import Move, get_variant
+    from deepnash.game.pieces import FLAG as FLAG_TYPE
+    from deepnash.infostate.setup_library import SetupLibrary
+    from deepnash.infostate.view import push_recorded
+    from deepnash.notation.field import field_placements
+    from deepnash.notation.gravon import read_records
+    from deepnash.train.human import load_games
+
+    sample = Path(__file__).parents[1] / "train" / "data" / "gravon-sample.zip"
+    games = load_games(sample, "classic")
+    library = SetupLibrary.from_deployments("classic", np.concatenate([g.setup for g in games]),
+                                            [g.key for g in games for _ in (0, 1)])
+    record = next(r for r in read_records(sample) if r.variant.lower() == "classic" and len(r.moves) > 300)
+    game = Game(get_variant("classic").with_rules(max_moves=0, max_moves_without_attack=0, two_squares=False,
+                                                   more_squares=False), *field_placements(record.field))
+    history = [push_recorded(game, Move(m.from_sq, m.to_sq)) for m in record.moves[:300]]
+    view = PlayerView.of(game, game.turn, tuple(history))
+    flag = next(sq for sq in range(100) if (p := game.piece_at(sq)) is not None and p.player != game.turn
+                and p.type == FLAG_TYPE)
+    public = lambda obs: obs[13:25].reshape(NUM_TYPES, 100).T  # noqa: E731
+    rng = np.random.default_rng(0)
+    alone = LearnedBelief(public)(view)(rng, 400)
+    weighed = LearnedBelief(public, library)(view)(rng, 400)
+    assert np.mean(alone[:, flag] == FLAG_TYPE) < 0.3 and np.mean(weighed[:, flag] == FLAG_TYPE) > 0.9
+
+
 # -- the agent spec --------------------------------------------------------------------------------------
 
 NETWORK = Path(__file__).parent / "data" / "barrage-network"  # a tiny Barrage network
@@ -104,7 +133,7 @@ def belief_run(tmp_path_factory) -> Path:
 
 def test_a_searching_agent_plays_whole_games_from_a_learned_belief(belief_run):
     agent = make_agent(f"checkpoint:{NETWORK},search=on,samples=2,depth=1,candidates=3,rounds=1,belief={belief_run}")
-    assert isinstance(agent.search._belief, LearnedBelief)
+    assert isinstance(agent.search._belief, LearnedBelief) and agent.search._belief.library.variant == "barrage"
     drawn = []
     sampler = agent.search._belief
     agent.search._belief = lambda view, ex: drawn.append(view.ply) or sampler(view, ex)  # count the positions it served

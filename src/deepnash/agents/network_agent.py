@@ -27,6 +27,7 @@ from ..game import Move, Outcome, Variant, get_variant
 from ..game import kernels as K
 from ..game.codes import code_of
 from ..infostate.observe import observe_deployment, observe_view
+from ..infostate.setup_library import LIBRARY_FILE, SetupLibrary
 from ..infostate.view import PlayerView
 from ..nn import DeepNashNet, NetConfig, masked_log_policy
 from ..testtime import DecisionLog, LayerEffect, TestTimeConfig, TestTimeLayer, TurnPlan
@@ -274,7 +275,8 @@ def learned_belief(source: str, variant: str) -> Belief | None:
     """The search's belief named by ``SearchConfig.belief``: ``None`` for ``heuristic`` and ``public`` (the
     search's own sampler); for ``learned`` the belief network shipped for ``variant``
     (``deepnash/data/shipped/<variant>/belief``); otherwise the belief network in the run or checkpoint
-    directory ``source``.
+    directory ``source``.  Either is weighed by the setup library shipped for ``variant``, if any
+    (``deepnash/data/shipped/<variant>/setup_library.npz``, ``infostate.setup_library``).
 
     Raises:
         AgentSpecError: ``learned`` and no belief network is shipped for ``variant``.
@@ -296,7 +298,8 @@ def learned_belief(source: str, variant: str) -> Belief | None:
     def marginals(obs: np.ndarray) -> np.ndarray:
         return net(torch.from_numpy(obs[None])).exp()[0].numpy()
 
-    return LearnedBelief(marginals)
+    library = SHIPPED_DIR / variant / LIBRARY_FILE
+    return LearnedBelief(marginals, SetupLibrary.load(library) if library.is_file() else None)
 
 
 def from_checkpoint(path: str, weights: str = "online", greedy: bool = False, search: bool = False,

@@ -30,7 +30,9 @@ from pathlib import Path
 
 import numpy as np
 
+from ..game import kernels as K
 from ..game.pieces import BOMB, FLAG, NUM_TYPES
+from .view import PlayerView
 
 #: ``opponent_evidence`` code: the piece deployed there has moved and not been shown (it is neither Bomb nor Flag).
 MOVED = NUM_TYPES
@@ -220,3 +222,44 @@ def library_belief(library: SetupLibrary, base: np.ndarray, origins: np.ndarray,
     total = mixed.sum(axis=1, keepdims=True)
     out[rows, squares] = np.divide(mixed, total, out=base[rows, squares].copy(), where=total > 0)
     return out
+
+
+def public_origins(view: PlayerView) -> tuple[np.ndarray, np.ndarray] | None:
+    """What ``view``'s player knows of where the opponent's pieces were deployed, worked back from the move
+    history: ``(opponent_origins, opponent_evidence)``, each ``int8[100]`` in the player's frame, as
+    ``train.human.DecisionBatch`` gives them; ``None`` when the history does not reach back to the
+    deployment (a game continued from a position)."""
+    if len(view.history) != view.ply or view.taken_before.any():
+        return None
+    opponent = 1 - view.player
+    where = [int(sq) for sq in np.flatnonzero(view.owner == opponent)]  # each piece's square, walking back
+    known = [int(view.types[sq]) if view.revealed[sq] else -1 for sq in where]
+    moved = [bool(view.moved[sq]) for sq in where]
+    now = list(where)
+    at = {sq: i for i, sq in enumerate(where)}
+
+    def taken(square: int, piece_type: int) -> None:  # a piece the walk meets where it was taken
+        at[square] = len(where)
+        where.append(square)
+        known.append(piece_type)
+        moved.append(False)
+
+    for record in reversed(view.history):
+        f, t = record.move.from_sq, record.move.to_sq
+        if record.player == opponent:
+            if record.result in (K.RESULT_DEFENDER_WON, K.RESULT_BOTH_REMOVED):
+                taken(f, record.attacker)
+            else:  # it moved, or won its battle: back to where it came from
+                i = at.pop(t)
+                at[f], where[i] = i, f
+            moved[at[f]] = True
+        elif record.result in (K.RESULT_ATTACKER_WON, K.RESULT_BOTH_REMOVED, K.RESULT_FLAG_CAPTURED):
+            taken(t, record.defender)
+    evidence = np.full(100, NOT_DEPLOYED, np.int8)
+    origins = np.full(100, -1, np.int8)
+    for i, origin in enumerate(where):
+        evidence[origin] = known[i] if known[i] >= 0 else MOVED if moved[i] else -1
+    origins[now] = [where[i] for i in range(len(now))]
+    if view.player == 1:  # Blue's frame is the board turned round
+        return np.where(origins >= 0, 99 - origins, -1).astype(np.int8)[::-1], evidence[::-1]
+    return origins, evidence

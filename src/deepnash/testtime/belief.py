@@ -8,6 +8,10 @@ them with ``determinize.sample_hidden``, tilting each piece's draw by its learne
 public one: the first piece drawn follows the learned marginal exactly, and the later ones follow it
 as closely as the pieces left allow.
 
+With a setup library (``infostate.setup_library``), the marginals are first weighed by which of people's
+setups the opponent's pieces shown so far point to: players keep their setups, and a few pieces seen often
+tell the whole army.
+
 This module is numpy only: the network comes in as a function (``MarginalsFn``), as the policy and
 the value do for the search.
 """
@@ -22,6 +26,7 @@ from ..env.planes import P_PUB_OPP
 from ..game.pieces import NUM_TYPES
 from ..infostate.determinize import sample_hidden
 from ..infostate.observe import observe_view
+from ..infostate.setup_library import SetupLibrary, library_belief, public_origins
 from ..infostate.view import PlayerView
 
 #: ``obs float32[82, 10, 10] -> float[100, 12]``: each opponent piece's type distribution, in the player's frame.
@@ -36,6 +41,8 @@ class LearnedBelief:
 
     Args:
         marginals_fn: the network (``MarginalsFn``).
+        library: people's setups, weighed over the network's marginals where the view's history reaches back
+            to the deployment (``None``: the network alone).
 
     Calling it with a ``PlayerView`` in the play phase (and optionally the memory heuristic's eliminations,
     ``exclude: bool[100, 12]``, which ``sample_hidden`` then honours as it does for the heuristic belief)
@@ -43,14 +50,18 @@ class LearnedBelief:
     opponent piece on the board (absolute squares; revealed pieces keep theirs), -1 elsewhere, the counts exact.
     """
 
-    def __init__(self, marginals_fn: MarginalsFn):
+    def __init__(self, marginals_fn: MarginalsFn, library: SetupLibrary | None = None):
         self.marginals_fn = marginals_fn
+        self.library = library
 
     def weights(self, view: PlayerView) -> np.ndarray:
         """``float64[100, 12]``, positive: each square's tilt, the learned marginal over the public one
         (``sample_hidden``'s ``weights``), 1 where public information rules a type out."""
         obs = observe_view(view)
         q = np.asarray(self.marginals_fn(obs), np.float64)
+        known = None if self.library is None else public_origins(view)
+        if known is not None:
+            q = library_belief(self.library, q[None], known[0][None], known[1][None])[0]
         public = obs[P_PUB_OPP:P_PUB_OPP + NUM_TYPES].reshape(NUM_TYPES, 100).T.astype(np.float64)
         w = np.where(public > 0, np.maximum(q, FLOOR) / np.where(public > 0, public, 1.0), 1.0)
         return w[::-1].copy() if view.player == 1 else w
