@@ -682,9 +682,9 @@ def value_check(
     fit_games: int = typer.Option(1500, help="fit on at most this many games (the first by name)"),
     belief: str = typer.Option(None, help="a belief network's run or checkpoint directory to score "
                                           "(default: the one shipped for --variant, if any; 'none': no belief network)"),
-    library: str = typer.Option(None, help="a setup library (deepnash setup-library) weighed over the belief network "
-                                           "(default: the one shipped for --variant, if any; 'none': none); the games "
-                                           "scored are left out of it"),
+    library: str = typer.Option(None, help="a setup library (deepnash setup-library) weighed over the belief network, "
+                                           "or over the heuristic sampler without one (default: the one shipped for "
+                                           "--variant, if any; 'none': none); the games scored are left out of it"),
     games: int = _GAMES,
     held_out: float = _HELD_OUT,
     threads: int = _THREADS,

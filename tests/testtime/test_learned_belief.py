@@ -12,12 +12,14 @@ import pytest
 import torch
 
 from deepnash.agents import PlayerView
+from deepnash.agents import network_agent
 from deepnash.agents.network_agent import SHIPPED_DIR
 from deepnash.agents.registry import AgentSpecError, make_agent
 from deepnash.arena import referee_game
 from deepnash.game import BARRAGE, CLASSIC, Game
 from deepnash.game.pieces import FLAG, MARSHAL, NUM_TYPES
 from deepnash.infostate.beliefs import type_distributions
+from deepnash.infostate.observe import observe_view
 from deepnash.nn.belief import BELIEF_PRESETS, BeliefNet
 from deepnash.nn.checkpoint import CheckpointError, save_checkpoint
 from deepnash.testtime.belief import LearnedBelief
@@ -143,12 +145,18 @@ def test_a_searching_agent_plays_whole_games_from_a_learned_belief(belief_run):
     assert heuristic.search._belief is None
 
 
-def test_a_belief_that_is_not_there_is_named(belief_run, tmp_path):
+def test_a_belief_that_is_not_there_is_named(belief_run, tmp_path, monkeypatch):
     with pytest.raises(CheckpointError, match="not a belief network"):
         make_agent(f"checkpoint:{NETWORK},search=on,belief={NETWORK}")
     with pytest.raises(CheckpointError):
         make_agent(f"checkpoint:{NETWORK},search=on,belief={tmp_path / 'nothing'}")
-    if not (SHIPPED_DIR / "barrage" / "belief").is_dir():
-        with pytest.raises(AgentSpecError, match="no belief network shipped for 'barrage'"):
-            make_agent(f"checkpoint:{NETWORK},search=on,belief=learned")
+    if not (SHIPPED_DIR / "barrage" / "belief").is_dir():  # people's setups over the heuristic sampler's marginals
+        learned = make_agent(f"checkpoint:{NETWORK},search=on,belief=learned").search._belief
+        assert learned.library.variant == "barrage"
+        public = Game(BARRAGE, seed=4)
+        view = PlayerView.of(public, 0, ())
+        assert np.allclose(learned.marginals_fn(observe_view(view)).sum(axis=1)[view.owner == 1], 1)
+    monkeypatch.setattr(network_agent, "SHIPPED_DIR", tmp_path)  # neither a network nor a library
+    with pytest.raises(AgentSpecError, match="no belief network shipped for 'barrage'"):
+        make_agent(f"checkpoint:{NETWORK},search=on,belief=learned")
     assert make_agent(f"checkpoint:{NETWORK},belief={NETWORK}").search is None  # no search: no belief to load

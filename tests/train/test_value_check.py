@@ -65,13 +65,14 @@ def test_the_command_prints_the_stable_json(tmp_path):
     out = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     r = json.loads(out.stdout)
-    assert {"decisions", "brier", "log_loss", "buckets", "material_brier", "belief_nll",
+    assert {"decisions", "brier", "log_loss", "buckets", "material_brier", "belief_nll", "network_belief_nll",
             "heuristic_belief_nll", "public_belief_nll", "belief_phases"} <= set(r)
     assert list(r["buckets"]) == [name for name, _, _ in BUCKETS] == ["0-10", "10-30", "30-80", "80-200", "200-end"]
     assert sum(b["n"] for b in r["buckets"].values()) == r["decisions"] > 0
     assert all({"n", "brier", "material_brier"} <= set(b) for b in r["buckets"].values() if b["n"])
     assert 0 <= r["brier"] <= 1 and 0 <= r["material_brier"] <= 1 and r["fit_games"] <= 40
-    assert r["belief"] == "none" and r["belief_nll"] is None
+    assert r["belief"] == "none" and r["network_belief_nll"] is None  # the learned belief: people's setups alone
+    assert r["library"].endswith("setup_library.npz") and 0 < r["belief_nll"] < r["heuristic_belief_nll"]
     assert 0.5 < r["heuristic_belief_nll"] < r["public_belief_nll"] < np.log(12)  # where people deploy is worth knowing
     assert sum(p["n"] for p in r["belief_phases"].values()) == r["hidden_pieces"] > 0
     text = subprocess.run(command[:-1], capture_output=True, text=True, timeout=600)

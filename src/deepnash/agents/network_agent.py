@@ -31,7 +31,7 @@ from ..infostate.setup_library import LIBRARY_FILE, SetupLibrary
 from ..infostate.view import PlayerView
 from ..nn import DeepNashNet, NetConfig, masked_log_policy
 from ..testtime import DecisionLog, LayerEffect, TestTimeConfig, TestTimeLayer, TurnPlan
-from ..testtime.belief import LearnedBelief
+from ..testtime.belief import LearnedBelief, people_marginals
 from ..testtime.search import Belief, Search, SearchConfig
 from .base import check_setup_source, draw_setup
 from .registry import AgentSpecError, register_agent
@@ -274,20 +274,25 @@ def load_network(path: str | Path, weights: str = "online") -> tuple[DeepNashNet
 def learned_belief(source: str, variant: str) -> Belief | None:
     """The search's belief named by ``SearchConfig.belief``: ``None`` for ``heuristic`` and ``public`` (the
     search's own sampler); for ``learned`` the belief network shipped for ``variant``
-    (``deepnash/data/shipped/<variant>/belief``); otherwise the belief network in the run or checkpoint
-    directory ``source``.  Either is weighed by the setup library shipped for ``variant``, if any
-    (``deepnash/data/shipped/<variant>/setup_library.npz``, ``infostate.setup_library``).
+    (``deepnash/data/shipped/<variant>/belief``), or the heuristic sampler's marginals where none is shipped;
+    otherwise the belief network in the run or checkpoint directory ``source``.  Each is weighed by the setup
+    library shipped for ``variant``, if any (``deepnash/data/shipped/<variant>/setup_library.npz``,
+    ``infostate.setup_library``).
 
     Raises:
-        AgentSpecError: ``learned`` and no belief network is shipped for ``variant``.
+        AgentSpecError: ``learned`` and neither a belief network nor a setup library is shipped for ``variant``.
         CheckpointError: ``source`` holds no readable belief network.
     """
     from ..nn.belief import load_belief
 
     if source in ("heuristic", "public"):
         return None
+    library_file = SHIPPED_DIR / variant / LIBRARY_FILE
+    library = SetupLibrary.load(library_file) if library_file.is_file() else None
     if source == "learned":
         path = SHIPPED_DIR / variant / "belief"
+        if not path.is_dir() and library is not None:  # people's setups over the heuristic sampler's marginals
+            return LearnedBelief(people_marginals(variant), library)
         if not path.is_dir():
             raise AgentSpecError(f"belief=learned: no belief network shipped for {variant!r}; "
                                  "give a belief network's directory (deepnash pretrain-belief) or belief=heuristic")
@@ -298,8 +303,7 @@ def learned_belief(source: str, variant: str) -> Belief | None:
     def marginals(obs: np.ndarray) -> np.ndarray:
         return net(torch.from_numpy(obs[None])).exp()[0].numpy()
 
-    library = SHIPPED_DIR / variant / LIBRARY_FILE
-    return LearnedBelief(marginals, SetupLibrary.load(library) if library.is_file() else None)
+    return LearnedBelief(marginals, library)
 
 
 def from_checkpoint(path: str, weights: str = "online", greedy: bool = False, search: bool = False,

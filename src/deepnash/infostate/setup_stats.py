@@ -3,7 +3,7 @@
 The thesis' MCTS agent models its opponent with the setup statistics of
 Gravon games (seed 004, "opponent modelling"): an unmoved piece on a square
 where people usually put their Flag or Bombs is more likely to be one.  These
-weights feed ``determinize.sample_hidden``.
+weights feed ``determinize.sample_hidden``, and ``sampler_belief`` gives the marginals they make.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..game import Variant
-from ..game.pieces import NUM_TYPES
+from ..game import Variant, get_variant
+from ..game.pieces import FLAG, NUM_TYPES
 
 
 @lru_cache(maxsize=8)
@@ -41,3 +41,20 @@ def deployment_weights(variant: Variant, player: int, prior: float = 1.0) -> np.
     present = uniform > 0
     weights[np.ix_(zone, present)] = share[:, present] / uniform[present]
     return weights if player == 0 else weights[::-1].copy()
+
+
+def sampler_belief(public: np.ndarray, variant: Variant | str) -> np.ndarray:
+    """``float64[N, 100, 12]``: the heuristic sampler's belief: ``public`` (``nn.belief.public_belief``, in
+    the player's frame) times the human setup statistics on the pieces that have not moved, renormalised.
+
+    A hidden piece that has moved is one whose public Flag probability is 0 (a Flag never moves, and
+    the opponent always has its Flag while the game goes on).  In the player's frame the opponent
+    deploys in rows 6-9, as Blue does on the board (``deployment_weights(variant, 1)``).
+    """
+    weights = deployment_weights(get_variant(variant), 1)
+    if weights is None:
+        return np.asarray(public, np.float64)
+    still = public[:, :, FLAG] > 0
+    tilted = np.where(still[:, :, None], public * weights[None], public)
+    total = tilted.sum(axis=2, keepdims=True)
+    return np.divide(tilted, total, out=np.zeros_like(tilted), where=total > 0)

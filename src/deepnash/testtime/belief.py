@@ -27,10 +27,21 @@ from ..game.pieces import NUM_TYPES
 from ..infostate.determinize import sample_hidden
 from ..infostate.observe import observe_view
 from ..infostate.setup_library import SetupLibrary, library_belief, public_origins
+from ..infostate.setup_stats import sampler_belief
 from ..infostate.view import PlayerView
 
 #: ``obs float32[82, 10, 10] -> float[100, 12]``: each opponent piece's type distribution, in the player's frame.
 MarginalsFn = Callable[[np.ndarray], np.ndarray]
+
+def people_marginals(variant: str) -> MarginalsFn:
+    """The heuristic sampler's marginals as a ``MarginalsFn``: the public information tilted by where people
+    deploy each type, on the pieces that have not moved (``infostate.setup_stats.sampler_belief``)."""
+    def fn(obs: np.ndarray) -> np.ndarray:
+        public = obs[P_PUB_OPP:P_PUB_OPP + NUM_TYPES].reshape(NUM_TYPES, 100).T.astype(np.float64)
+        return sampler_belief(public[None], variant)[0]
+
+    return fn
+
 
 #: Floor of a learned probability in the tilt, so that no type public information allows is ever impossible.
 FLOOR = 1e-4

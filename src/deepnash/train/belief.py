@@ -28,10 +28,8 @@ import numpy as np
 import torch
 
 from .. import __version__
-from ..game import get_variant
-from ..game.pieces import FLAG
 from ..infostate.setup_library import SetupLibrary, library_belief
-from ..infostate.setup_stats import deployment_weights
+from ..infostate.setup_stats import sampler_belief
 from ..nn.belief import BELIEF_KIND, BELIEF_PRESETS, BeliefNet, belief_loss, hidden_pieces, load_belief, public_belief
 from ..nn.checkpoint import CheckpointError
 from .human import SELECT, DecisionBatch, HumanDecisions, HumanGame
@@ -40,8 +38,9 @@ from .supervised import RecordsRunConfig, RunCounters, load_run, restore_run, ru
 
 #: Game phases for the belief's scores, by moves played: ``(name, lowest, highest)``, the highest not included.
 PHASES = (("opening", 0, 50), ("middle", 50, 200), ("late", 200, math.inf))
-#: The beliefs ``belief_nll`` scores, by the name its results use: the learned belief (the belief network
-#: and people's setups), the belief network alone, the public information and the heuristic sampler.
+#: The beliefs ``belief_nll`` scores, by the name its results use: the learned belief (people's setups over the
+#: belief network, or over the heuristic sampler without one), the belief network alone, the public
+#: information and the heuristic sampler.
 BELIEFS = ("learned", "network", "public", "sampler")
 
 _EPS = 1e-6
@@ -90,23 +89,6 @@ def belief_update(net: BeliefNet, opt: torch.optim.Optimizer, obs: np.ndarray, t
     return float(loss.detach())
 
 
-def sampler_belief(public: np.ndarray, variant: str) -> np.ndarray:
-    """``float64[N, 100, 12]``: the heuristic sampler's belief: ``public`` (``nn.belief.public_belief``, in
-    the player's frame) times the human setup statistics on the pieces that have not moved, renormalised.
-
-    A hidden piece that has moved is one whose public Flag probability is 0 (a Flag never moves, and
-    the opponent always has its Flag while the game goes on).  In the player's frame the opponent
-    deploys in rows 6-9, as Blue does on the board (``setup_stats.deployment_weights(variant, 1)``).
-    """
-    weights = deployment_weights(get_variant(variant), 1)
-    if weights is None:
-        return np.asarray(public, np.float64)
-    still = public[:, :, FLAG] > 0
-    tilted = np.where(still[:, :, None], public * weights[None], public)
-    total = tilted.sum(axis=2, keepdims=True)
-    return np.divide(tilted, total, out=np.zeros_like(tilted), where=total > 0)
-
-
 @torch.inference_mode()
 def belief_nll(batch: DecisionBatch, variant: str, net: BeliefNet | None = None,
                library: SetupLibrary | None = None) -> dict[str, np.ndarray]:
@@ -115,12 +97,13 @@ def belief_nll(batch: DecisionBatch, variant: str, net: BeliefNet | None = None,
     Args:
         batch: the positions (``obs``, ``opponent_types``, and for ``library`` ``opponent_origins`` and
             ``opponent_evidence``).
-        net: the belief network (``None``: neither it nor the learned belief is scored).
-        library: people's setups, weighed over the network's belief (``infostate.setup_library``).
+        net: the belief network (``None``: not scored).
+        library: people's setups, weighed over the network's belief, or over the heuristic sampler's without
+            one (``infostate.setup_library``): the learned belief.
 
     Returns:
         ``row`` (``int64[H]``: each hidden piece's position) and per name of ``BELIEFS`` (``network`` only with
-        ``net``, ``learned`` only with both) ``float64[H]`` nats.
+        ``net``, ``learned`` only with ``library``) ``float64[H]`` nats.
     """
     x = torch.from_numpy(np.asarray(batch.obs, np.float32))
     truth = batch.opponent_types
@@ -133,13 +116,15 @@ def belief_nll(batch: DecisionBatch, variant: str, net: BeliefNet | None = None,
     def nll(belief: np.ndarray) -> np.ndarray:
         return -np.log(np.maximum(belief[rows, squares, types], _EPS))
 
-    out = {"row": rows.astype(np.int64), "public": nll(pub), "sampler": nll(sampler_belief(pub, variant))}
+    sampler = sampler_belief(pub, variant)
+    out = {"row": rows.astype(np.int64), "public": nll(pub), "sampler": nll(sampler)}
+    base = sampler
     if net is not None:
         device = next(net.parameters()).device
-        network = net(x.to(device)).exp().double().cpu().numpy()
-        out["network"] = nll(network)
-        if library is not None:
-            out["learned"] = nll(library_belief(library, network, batch.opponent_origins, batch.opponent_evidence))
+        base = net(x.to(device)).exp().double().cpu().numpy()
+        out["network"] = nll(base)
+    if library is not None:
+        out["learned"] = nll(library_belief(library, base, batch.opponent_origins, batch.opponent_evidence))
     return out
 
 

@@ -8,8 +8,8 @@ decisive games is a position, scored from the mover's side:
   version-2 network P(win) + P(draw) / 2), by its Brier score and log-loss against the result;
 - the same for the yardstick: a logistic regression on 13 public numbers, for each of the 12 piece
   types the mover's pieces left less the opponent's, and the ply, fitted on other records;
-- the beliefs (``train.belief.belief_nll``: the learned belief, a belief network with people's setups
-  weighed over it, if given; the network alone; the public information's closed form, and the heuristic
+- the beliefs (``train.belief.belief_nll``: the learned belief, people's setups weighed over a belief
+  network, or over the heuristic sampler without one; the network alone; the public information's closed form, and the heuristic
   sampler's) by their mean negative log-likelihood of the true type of each hidden opponent piece, in nats
   per hidden piece.  The setup library leaves out the games scored, as the material fit does.
 
@@ -65,7 +65,7 @@ def positions(games: list[HumanGame], variant: str, net: DeepNashNet | None = No
         (``int64[N]``: moves before the end of its game and moves played), ``features`` (``material_features``)
         and, with ``net``, ``p_win`` (``float64[N]``), ``belief_ply`` (``int64[H]``: the ply of each hidden
         opponent piece's position) and per belief of ``train.belief.belief_nll`` (``public``, ``sampler``,
-        with ``belief`` also ``network`` and ``learned``, the same without ``library``) ``belief_<name>``
+        with ``belief`` also ``network``; ``learned`` with ``library``, or ``network`` without) ``belief_<name>``
         (``float64[H]``: its negative log-likelihood of that piece's true type).
     """
     index = [i for i, g in enumerate(games) if g.winner >= 0]
@@ -133,14 +133,15 @@ def value_check(net: DeepNashNet, games: list[HumanGame], variant: str,
                 fit_games: Iterable[HumanGame], belief: BeliefNet | None = None,
                 library: SetupLibrary | None = None) -> dict:
     """Score ``net``'s value and the beliefs on ``games``, beside the material fit on ``fit_games``; the
-    learned belief is ``belief`` with ``library`` (less the deployments of ``games``) weighed over it.
+    learned belief is ``library`` (less the deployments of ``games``) weighed over ``belief`` (or over the heuristic
+    sampler without one), or ``belief`` alone without a library.
 
     Returns:
         The JSON object of ``deepnash value-check --json``: ``games``, ``decisions``, ``brier``,
         ``log_loss``, ``material_brier``, ``material_log_loss``, ``fit_games``, ``fit_decisions``,
         ``buckets`` (per ``BUCKETS`` name: ``n``, ``brier``, ``log_loss``, ``material_brier``,
-        ``material_log_loss``), ``belief_nll`` (the learned belief's, ``None`` without a belief network),
-        ``network_belief_nll`` (the belief network's alone),
+        ``material_log_loss``), ``belief_nll`` (the learned belief's, ``None`` with neither a belief network nor
+        a library), ``network_belief_nll`` (the belief network's alone, ``None`` without one),
         ``heuristic_belief_nll`` (the search's heuristic sampler's), ``public_belief_nll`` (the public
         closed form's), ``hidden_pieces`` and ``belief_phases`` (per ``PHASES`` name: ``n`` and the four).
 
