@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deepnash.agents import PlayerView
-from deepnash.agents.network_agent import NetworkAgent
+from deepnash.agents.network_agent import SHIPPED_DIR, NetworkAgent
 from deepnash.arena import referee_game
 from deepnash.env.actions import square_to_action
 from deepnash.env.planes import P_SELECTED, P_STEP
@@ -27,6 +27,7 @@ from deepnash.game.pieces import (BOMB, CAPTAIN, COLONEL, FLAG, GENERAL, LIEUTEN
 from deepnash.infostate.beliefs import FIGHT, IMMOVABLE, PEOPLE_PIECE_VALUE, PIECE_VALUE, hidden_counts
 from deepnash.infostate.determinize import load_determinization, sample_hidden
 from deepnash.infostate.observe import move_rows, observe_view
+from deepnash.infostate.setup_library import LIBRARY_FILE, SetupLibrary
 from deepnash.infostate.view import MoveRecord, push_recorded
 from deepnash.nn import DeepNashNet, get_preset
 from deepnash.nn.belief import BELIEF_PRESETS, BeliefNet
@@ -78,17 +79,20 @@ def random_belief_network(seed: int = 0) -> LearnedBelief:
 
 
 LEARNED = random_belief_network()
+#: The same network with people's setups weighed over it (the shipped libraries).
+WITH_SETUPS = {v.name: LearnedBelief(LEARNED.marginals_fn, SetupLibrary.load(SHIPPED_DIR / v.name / LIBRARY_FILE))
+               for v in (CLASSIC, BARRAGE)}
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.sampled_from([CLASSIC, BARRAGE]), st.integers(0, 10_000), st.integers(0, 300),
-       st.sampled_from(["heuristic", "public", "learned"]))
+       st.sampled_from(["heuristic", "public", "learned", "setups"]))
 def test_every_sample_agrees_with_the_public_information(variant, seed, plies, belief):
     game, history = random_position(variant, seed, plies)
     me = game.turn
     view = PlayerView.of(game, me, history)
-    search = Search(uniform_logits, zero_value, SearchConfig(belief=belief),
-                    belief=LEARNED if belief == "learned" else None)
+    learned = {"learned": LEARNED, "setups": WITH_SETUPS[variant.name]}.get(belief)
+    search = Search(uniform_logits, zero_value, SearchConfig(belief="learned" if learned else belief), belief=learned)
     search.reset(variant, me)
     rng = np.random.default_rng(seed)
     opp = view.owner == 1 - me
