@@ -408,7 +408,8 @@ class HumanDecisions:
             tracker.deployed(live[dep], player[live[dep]], square[dep])
             moving = live[phase == DISPLACE]  # the moves this step plays: from, to, the pieces there before
             f, t = env.selected[moving].astype(np.int64), square[phase == DISPLACE]
-            attacker, defender = env.state.board[moving, f].astype(np.int64), env.state.board[moving, t].astype(np.int64)
+            attacker = env.state.board[moving, f].astype(np.int64)
+            defender = env.state.board[moving, t].astype(np.int64)
             kept = self.phases[phase]
             if self.sample < 1:
                 kept &= self.rng.random(live.size) < self.sample
