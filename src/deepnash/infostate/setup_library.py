@@ -103,8 +103,7 @@ class SetupLibrary:
         if (setups[:, ZONE:] >= 0).any():
             raise ValueError("setup library: a deployment has pieces outside squares 0-39 of its owner's frame")
         distinct, index = np.unique(setups[:, :ZONE], axis=0, return_inverse=True)
-        games = np.array([zlib.crc32(k.encode()) for k in keys], np.uint32)
-        return cls(variant, distinct, index.reshape(-1).astype(np.int64), games, **params)
+        return cls(variant, distinct, index.reshape(-1).astype(np.int64), _game_hashes(keys), **params)
 
     @property
     def counts(self) -> np.ndarray:
@@ -114,7 +113,7 @@ class SetupLibrary:
     def without(self, keys: list[str]) -> "SetupLibrary":
         """The library less the deployments of the games of ``keys`` (games being scored), and less the setups
         only they used."""
-        drop = np.isin(self.games, np.array([zlib.crc32(k.encode()) for k in keys], np.uint32))
+        drop = np.isin(self.games, _game_hashes(keys))
         used = np.unique(self.deployments[~drop])
         renumber = np.full(len(self.setups), -1, np.int64)
         renumber[used] = np.arange(len(used))
@@ -125,7 +124,7 @@ class SetupLibrary:
         """Write the library to ``path`` (an ``.npz`` archive, whatever its name)."""
         with open(path, "wb") as f:
             np.savez_compressed(f, variant=np.array(self.variant), setups=self.setups, deployments=self.deployments,
-                            games=self.games, params=np.array([self.noise, self.novel, self.mirrored]))
+                                games=self.games, params=np.array([self.noise, self.novel, self.mirrored]))
 
     @classmethod
     def load(cls, path: str | Path) -> "SetupLibrary":
@@ -165,6 +164,11 @@ class SetupLibrary:
         prior = np.concatenate([self.counts, self.mirrored * self.counts]).astype(np.float64)
         return (ratio.reshape(len(both), -1).astype(np.float32), said.reshape(len(both), -1),
                 np.log((1 - self.novel) * prior / prior.sum()))
+
+
+def _game_hashes(keys: list[str]) -> np.ndarray:
+    """``uint32[len(keys)]``: the CRC-32 of each game key, as ``SetupLibrary.games`` holds them."""
+    return np.array([zlib.crc32(k.encode()) for k in keys], np.uint32)
 
 
 def _categories(setups: np.ndarray) -> np.ndarray:
