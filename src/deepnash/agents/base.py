@@ -28,30 +28,56 @@ def check_setup_source(setup: str) -> str:
     return setup
 
 
-def draw_setup(source: str, variant: Variant, player: int, rng: np.random.Generator) -> np.ndarray:
+def check_disguise(source: str, disguised: bool) -> bool:
+    """``disguised`` unchanged if it is false or ``source`` draws people's setups (``env.setups.PEOPLE_POOLS``),
+    the only ones ``env.setups.disguise`` rearranges.
+
+    Raises:
+        ValueError: ``disguised`` with another source, naming it and the ones that can be disguised.
+    """
+    from ..env.setups import PEOPLE_POOLS
+
+    if disguised and source not in PEOPLE_POOLS:
+        raise ValueError(f"disguise=true rearranges people's setups: give setup={' or '.join(PEOPLE_POOLS)}, "
+                         f"not setup={source}")
+    return disguised
+
+
+def draw_setup(source: str, variant: Variant, player: int, rng: np.random.Generator,
+               disguised: bool = False) -> np.ndarray:
     """A setup ``int8[100]`` for ``player`` from ``source``: ``random`` (uniform legal), ``guarded``
     (Flag on the back row behind Bombs, the rest random), ``human`` (a Gravon setup from
     ``env.setups.human_pool``, rotated for Blue) or ``walled`` (one of those whose Flag stands on the back row with a Bomb
     on every neighbouring square, ``env.setups.walled_pool``: 1,319 of the 3,181 Classic ones) or ``sheltered``
-    (one of those whose Flag is on the back row beside a Bomb, ``env.setups.flag_sheltered``).
+    (one of those whose Flag is on the back row beside a Bomb, ``env.setups.flag_sheltered``).  ``disguised``: a
+    people's setup with its lanes rearranged (``env.setups.disguise``), so that no library of people's setups
+    knows it; setups that cannot be disguised are drawn again.
 
     Raises:
-        ValueError: an unknown source, or no such human setups for the variant (Barrage has one Bomb,
-            which walls in no Flag).
+        ValueError: an unknown source, no such human setups for the variant (Barrage has one Bomb,
+            which walls in no Flag), ``disguised`` with a source that is not people's, or no setup of the pool
+            can be disguised.
     """
+    check_disguise(source, disguised)
     if source == "random":
         return random_deployment(variant, player, rng)
     if source == "guarded":
         from .setups import guarded_deployment
 
         return guarded_deployment(variant, player, rng)
-    from ..env.setups import PEOPLE_POOLS
+    from ..env.setups import PEOPLE_POOLS, disguise
 
-    if source in PEOPLE_POOLS:
-        setups = PEOPLE_POOLS[source](variant).setups
+    if source not in PEOPLE_POOLS:
+        raise ValueError(f"unknown setup source {source!r}; choose one of {', '.join(SETUP_SOURCES[1:])}")
+    setups = PEOPLE_POOLS[source](variant).setups
+    for _ in range(100 if disguised else 1):
         red = setups[int(rng.integers(len(setups)))]
-        return red.copy() if player == 0 else red[::-1].copy()
-    raise ValueError(f"unknown setup source {source!r}; choose one of {', '.join(SETUP_SOURCES[1:])}")
+        if disguised:
+            red = disguise(red, variant, rng, source)
+        if red is not None:
+            return red.copy() if player == 0 else red[::-1].copy()
+    raise ValueError(f"disguise=true: 100 setups of setup={source} on {variant.name} drawn, none could be "
+                     "rearranged to move its Flag and half its pieces")
 
 
 class SeededBot:

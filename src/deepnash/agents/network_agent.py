@@ -33,7 +33,7 @@ from ..nn import DeepNashNet, NetConfig, masked_log_policy
 from ..testtime import DecisionLog, LayerEffect, TestTimeConfig, TestTimeLayer, TurnPlan
 from ..testtime.belief import LearnedBelief, people_marginals
 from ..testtime.search import Belief, Search, SearchConfig
-from .base import check_setup_source, draw_setup
+from .base import check_disguise, check_setup_source, draw_setup
 from .registry import AgentSpecError, register_agent
 
 #: Where shipped weights live: ``deepnash/data/shipped/<variant>/`` (a checkpoint directory).
@@ -54,6 +54,8 @@ class NetworkAgent:
         testtime: the test-time layer's switches (``deepnash.testtime``); ``None`` plays the raw policy.
         setup: ``own`` deploys with the deployment head; ``human``, ``guarded`` or ``random`` draws the
             setup from that source instead (``agents.base.draw_setup``), with the seed given to ``reset``.
+        disguise: rearrange the lanes of the people's setup drawn (``env.setups.disguise``), so that an
+            opponent holding the setups people played cannot tell where the Flag and Bombs stand.
         search: plays each move from the belief-sampled search's improved policy
             (``testtime.search``) instead of the step policies; the observation layers
             (eagerness, memory) and the removal of pointless threats still apply, value bounds,
@@ -69,9 +71,10 @@ class NetworkAgent:
 
     def __init__(self, net: DeepNashNet, greedy: bool = False, name: str = "network",
                  testtime: TestTimeConfig | None = None, search: SearchConfig | None = None,
-                 setup: str = "own", belief: Belief | None = None):
+                 setup: str = "own", belief: Belief | None = None, disguise: bool = False):
         self.net = net.eval()
         self.setup = check_setup_source(setup)
+        self.disguise = check_disguise(setup, disguise)
         self.greedy = greedy
         self.name = name
         # --- test-time layer ---
@@ -151,7 +154,7 @@ class NetworkAgent:
         setup from the ``setup`` source)."""
         v, p = self._variant, self._player
         if self.setup != "own":
-            return draw_setup(self.setup, v, p, self._rng)
+            return draw_setup(self.setup, v, p, self._rng, disguised=self.disguise)
         board = np.zeros((1, 100), np.int8)
         for s in v.lakes:
             board[0, s] = K.LAKE
@@ -307,20 +310,21 @@ def learned_belief(source: str, variant: str) -> Belief | None:
 
 
 def from_checkpoint(path: str, weights: str = "online", greedy: bool = False, search: bool = False,
-                    setup: str = "own", testtime: TestTimeConfig = TestTimeConfig(),
+                    setup: str = "own", disguise: bool = False, testtime: TestTimeConfig = TestTimeConfig(),
                     search_config: SearchConfig = SearchConfig()) -> NetworkAgent:
     """Agent spec ``checkpoint:DIR``: the ``weights`` network of a run or checkpoint directory, with the
     test-time layers (every ``TestTimeConfig`` field is an option: ``value_bounds=off``, ``eps_vb=0.1``...;
     ``docs/test-time.md``) and, with ``search=on``, the search (every ``SearchConfig`` field: ``seconds=2``...;
-    ``belief=learned`` samples from the belief network shipped for the checkpoint's variant)."""
+    ``belief=learned`` samples from the belief network shipped for the checkpoint's variant).  ``disguise=true``
+    rearranges the lanes of the people's setup it deploys (``NetworkAgent``)."""
     net, meta = load_network(path, weights)
     belief = learned_belief(search_config.belief, meta.get("variant", "classic")) if search else None
     return NetworkAgent(net, greedy=greedy, testtime=testtime, search=search_config if search else None,
-                        setup=setup, belief=belief)
+                        setup=setup, belief=belief, disguise=disguise)
 
 
 def shipped(variant: str = SHIPPED_VARIANT, greedy: bool = False, search: bool = False, setup: str = "human",
-            testtime: TestTimeConfig = TestTimeConfig(), search_config: SearchConfig = SearchConfig()) -> NetworkAgent:
+            disguise: bool = False, testtime: TestTimeConfig = TestTimeConfig(), search_config: SearchConfig = SearchConfig()) -> NetworkAgent:
     """Agent spec ``shipped``: the weights trained for ``variant`` and shipped with the package, with
     the options of ``checkpoint`` (``shipped:classic,value_bounds=off``, ``shipped:search=on,seconds=2``).
     It deploys from the setups people played (``setup=human``) unless told ``setup=own``: on Barrage that
@@ -334,8 +338,8 @@ def shipped(variant: str = SHIPPED_VARIANT, greedy: bool = False, search: bool =
     if not path.is_dir():
         have = sorted(p.name for p in SHIPPED_DIR.iterdir()) if SHIPPED_DIR.is_dir() else []
         raise AgentSpecError(f"no shipped weights for {variant!r}; shipped: {', '.join(have) or 'none'}")
-    return from_checkpoint(str(path), greedy=greedy, search=search, setup=setup, testtime=testtime,
-                           search_config=search_config)
+    return from_checkpoint(str(path), greedy=greedy, search=search, setup=setup, disguise=disguise,
+                           testtime=testtime, search_config=search_config)
 
 
 def shipped_options(given: dict[str, str]) -> dict[str, str]:

@@ -151,16 +151,34 @@ def human_pool(variant: Variant | str = "classic") -> SetupPool:
         return SetupPool(v, data[v.name])
 
 
-def _people_whose(variant: Variant | str, keep, source: str, missing: str) -> SetupPool:
-    """The setups of ``human_pool(variant)`` that ``keep`` (``int8[N, 100] -> bool[N]``) keeps.
+def _walled_on_back_row(setups: np.ndarray) -> np.ndarray:
+    return flag_walled(setups) & flag_on_back_row(setups)
+
+
+def _any_setup(setups: np.ndarray) -> np.ndarray:
+    return np.ones(len(setups), dtype=bool)
+
+
+#: People's pools by name (``setup=`` in agent specs, ``train --setups``): which of ``human_pool``'s setups each
+#: keeps (``int8[N, 100] -> bool[N]``), what a setup it keeps is, and what ``disguise`` must keep it.
+PEOPLE_FILTERS = {
+    "human": (_any_setup, "is legal"),
+    "walled": (_walled_on_back_row, "walls its Flag in with Bombs on the back row"),
+    "sheltered": (flag_sheltered, "has its Flag on the back row beside a Bomb"),
+}
+
+
+def _people_whose(variant: Variant | str, source: str) -> SetupPool:
+    """The setups of ``human_pool(variant)`` that ``PEOPLE_FILTERS[source]`` keeps.
 
     Raises:
-        ValueError: no human setups for this variant, or ``keep`` keeps none (``setup=source: missing``).
+        ValueError: no human setups for this variant, or the filter keeps none.
     """
     pool = human_pool(variant)
+    keep, what = PEOPLE_FILTERS[source]
     kept = pool.setups[keep(pool.setups)]
     if not len(kept):
-        raise ValueError(f"setup={source}: no setup people played on {pool.variant.name} {missing}")
+        raise ValueError(f"setup={source}: no setup people played on {pool.variant.name} {what}")
     return SetupPool(pool.variant, kept)
 
 
@@ -173,8 +191,7 @@ def walled_pool(variant: Variant | str = "classic") -> SetupPool:
     Raises:
         ValueError: no human setups for this variant, or none of them walls its Flag in on the back row (Barrage).
     """
-    return _people_whose(variant, lambda s: flag_walled(s) & flag_on_back_row(s), "walled",
-                         "walls its Flag in with Bombs on the back row")
+    return _people_whose(variant, "walled")
 
 
 def sheltered_pool(variant: Variant | str = "classic") -> SetupPool:
@@ -185,8 +202,64 @@ def sheltered_pool(variant: Variant | str = "classic") -> SetupPool:
     Raises:
         ValueError: no human setups for this variant, or none shelters its Flag.
     """
-    return _people_whose(variant, flag_sheltered, "sheltered", "has its Flag on the back row beside a Bomb")
+    return _people_whose(variant, "sheltered")
 
 
 #: People's setup pools by the name agent specs (``setup=``) and ``train --setups`` give them.
 PEOPLE_POOLS = {"human": human_pool, "walled": walled_pool, "sheltered": sheltered_pool}
+
+
+def lane_arrangements(variant: Variant | str) -> np.ndarray:
+    """``int64[M, 10]``: the ways to rearrange a setup's lanes that ``disguise`` chooses among, each as the
+    column of the original setup that every column (0-9, files a-j) takes its pieces from.
+
+    A lane is a pair of files (a-b, c-d, e-f, g-h, i-j).  A lane may go to the place of any lane with the lakes
+    in the same rows of its two files, either way round: on the standard board the three open lanes change
+    places among themselves, and so do the two in front of the lakes (3! x 2! orders, 2^5 ways round: 384,
+    the setup as deployed and its mirror image among them).
+    """
+    v = get_variant(variant)
+    lake_rows = [frozenset(s // 10 for s in v.lakes if s % 10 == c) for c in range(10)]
+    lanes = [(2 * i, 2 * i + 1) for i in range(5)]
+    out = []
+    orders = [()]
+    for place in range(5):  # build every order lane by lane: which original lane, which way round
+        orders = [o + ((lane, flip),) for o in orders for lane in range(5) if lane not in {x for x, _ in o}
+                  for flip in (0, 1)
+                  if (lake_rows[lanes[lane][flip]], lake_rows[lanes[lane][1 - flip]])
+                  == (lake_rows[lanes[place][0]], lake_rows[lanes[place][1]])]
+    for o in orders:
+        out.append([lanes[lane][(k + flip) % 2] for lane, flip in o for k in (0, 1)])
+    return np.array(out, dtype=np.int64)
+
+
+def disguise(setup: np.ndarray, variant: Variant | str, rng: np.random.Generator, source: str = "human") -> np.ndarray:
+    """A people's setup with its lanes rearranged (``lane_arrangements``), so that a library of the setups
+    people played (``infostate.setup_library``) no longer recognises it, while every lane keeps the pieces a
+    person put in it, one above another, as they were.
+
+    Drawn uniformly among the arrangements that move the Flag to another square, and at least half of the pieces
+    off a square where the setup, or its mirror image, has a piece of the same type, and that ``PEOPLE_FILTERS[source]`` still keeps
+    (``walled``: the Flag walled in on the back row).  ``docs/results.md``, "People keep their setups".
+
+    Args:
+        setup: ``int8[100]``, piece types on Red's squares (-1 empty), as the pools hold them.
+
+    Returns:
+        ``int8[100]`` on Red's squares, or ``None`` when no arrangement qualifies (draw another setup).
+    """
+    setup = np.asarray(setup, dtype=np.int8)
+    cols = lane_arrangements(variant)
+    grid = setup.reshape(10, 10)
+    moved = grid[:, cols].transpose(1, 0, 2).reshape(len(cols), 100)  # [M, 100]
+    mirror = grid[:, ::-1].reshape(100)
+    pieces = int((setup >= 0).sum())
+    placed = moved >= 0
+    kept_here = ((moved == setup) & placed).sum(axis=1)
+    kept_mirrored = ((moved == mirror) & placed).sum(axis=1)
+    flag_moved = np.argmax(moved == FLAG, axis=1) != np.argmax(setup == FLAG)
+    keep, _ = PEOPLE_FILTERS[source]
+    ok = (2 * (pieces - np.maximum(kept_here, kept_mirrored)) >= pieces) & flag_moved & keep(moved)
+    if not ok.any():
+        return None
+    return moved[rng.choice(np.flatnonzero(ok))].copy()
