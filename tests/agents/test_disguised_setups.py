@@ -49,7 +49,8 @@ def test_lane_arrangements_are_every_order_that_keeps_the_lakes(variant):
 
 @settings(max_examples=60, deadline=None)
 @given(index=st.integers(0, 10**6), seed=st.integers(0, 2**32 - 1),
-       case=st.sampled_from([(CLASSIC, "walled"), (CLASSIC, "human"), (BARRAGE, "sheltered")]))
+       case=st.sampled_from([(CLASSIC, "walled"), (CLASSIC, "human"), (CLASSIC, "sheltered"),
+                             (BARRAGE, "sheltered"), (BARRAGE, "human")]))
 def test_a_disguised_setup_keeps_each_lane_and_the_flag_cover_but_moves_the_flag_and_half_the_pieces(
         index, seed, case):
     variant, source = case
