@@ -27,6 +27,7 @@ def test_a_shipped_agent_plays_the_options_beside_its_weights(variant):
         float(options.get("evict", 0)))
     assert agent.greedy is (options["greedy"] == "true")
     assert agent.setup == options.get("setup", "human")
+    assert agent.disguise is (options.get("disguise", "false") == "true")
     assert agent.name == f"shipped:{variant}"  # tables show the spec as written
 
 
