@@ -18,11 +18,9 @@ from collections import Counter
 
 import numpy as np
 
+from deepnash.infostate.setup_library import ZONE
 from deepnash.train.human import HumanGame, load_games, split_games
 from deepnash.train.value_check import BUCKETS, MaterialFit, positions
-
-#: The squares of a player's deployment zone in its own frame.
-ZONE = 40
 
 
 def setup_key(setup: np.ndarray) -> bytes:
@@ -91,7 +89,7 @@ def main() -> None:
         print(json.dumps(result))
         return
     print(f"{result['decisions']:,} held-out decisions; fit on {result['fit_decisions']:,}; "
-          f"{result['seen']:.0%} of held-out sides' setups seen in training")
+          f"{result['seen']:.0%} of held-out sides' setups seen among the other games")
     print(f"{'fit':<12}" + "".join(f"{k:>9}" for k in result["material"]))
     for name in ("material", "own_setup", "both_setups"):
         print(f"{name:<12}" + "".join(f"{v:>9.3f}" for v in result[name].values()))
