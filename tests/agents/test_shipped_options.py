@@ -28,6 +28,8 @@ def test_a_shipped_agent_plays_the_options_beside_its_weights(variant):
     assert agent.greedy is (options["greedy"] == "true")
     assert agent.setup == options.get("setup", "human")
     assert agent.disguise is (options.get("disguise", "false") == "true")
+    assert cfg.belief == options.get("belief", "heuristic")
+    assert (agent.search._belief is None) is (cfg.belief in ("heuristic", "public"))  # learned: a sampler is loaded
     assert agent.name == f"shipped:{variant}"  # tables show the spec as written
 
 
