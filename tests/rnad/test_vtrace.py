@@ -110,3 +110,21 @@ def test_rejects_bad_player_and_shapes():
         v_trace(player_id=0, **{**kw, "reward": torch.zeros(3, 1)})
     with pytest.raises(ValueError, match="behaviour"):
         v_trace(player_id=0, **{**kw, "behaviour": torch.ones(2, 1, 3)})
+
+
+def test_float32_keeps_its_dtype_and_matches_float64():
+    # The learner's tensors are float32; the compiled scan must take them and stay close to float64.
+    c = random_case(7, 40, 3, 5)
+    for i in (0, 1):
+        ref = v_trace(player_id=i, value=torch.as_tensor(c["value"]), valid=torch.as_tensor(c["valid"]),
+                      player=torch.as_tensor(c["player"]), policy=torch.as_tensor(c["policy"]),
+                      log_ratio=torch.as_tensor(c["log_ratio"]), behaviour=torch.as_tensor(c["mu"]),
+                      action=torch.as_tensor(c["action"]), reward=torch.as_tensor(c["reward"][..., i]), eta=0.2)
+        f32 = lambda x: torch.as_tensor(x, dtype=torch.float32)  # noqa: E731
+        out = v_trace(player_id=i, value=f32(c["value"]), valid=torch.as_tensor(c["valid"]),
+                      player=torch.as_tensor(c["player"]), policy=f32(c["policy"]), log_ratio=f32(c["log_ratio"]),
+                      behaviour=f32(c["mu"]), action=torch.as_tensor(c["action"]),
+                      reward=f32(c["reward"][..., i]), eta=0.2)
+        assert out.v_target.dtype == out.q_target.dtype == torch.float32
+        np.testing.assert_allclose(out.v_target.numpy(), ref.v_target.numpy(), rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(out.q_target.numpy(), ref.q_target.numpy(), rtol=1e-4, atol=1e-3)

@@ -11,7 +11,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
 import torch
+from numba import njit
 
 
 @dataclass(frozen=True)
@@ -70,27 +72,51 @@ def v_trace(*, player_id: int, value: torch.Tensor, valid: torch.Tensor, player:
     ratio = torch.where(valid, pi_a / torch.where(valid, mu_a, ones), ones)
     inv_mu = torch.where(valid, 1.0 / torch.where(valid, mu_a, ones), ones)
     ent = -eta * (policy * log_ratio).sum(-1)
-    one_hot = torch.nn.functional.one_hot(action.clamp_min(0), policy.shape[-1]).to(value.dtype)
     own = valid & (player == player_id)
     opp = valid & (player != player_id)
-
-    zero = torch.zeros(B, dtype=value.dtype, device=value.device)
-    R, U, v_next, t_next, xi = zero, zero, zero, zero, torch.ones_like(zero)
-    v_target = torch.zeros_like(value)
-    q_target = torch.zeros_like(policy)
-    for t in range(T - 1, -1, -1):
-        v, r, w, e = value[t], reward[t], ratio[t], ent[t]
-        u_own = r + U + e
-        vhat = (v + torch.clamp(w * xi, max=rho_bar) * (u_own + v_next - v)
-                + torch.clamp(w * xi, max=c_bar) * (t_next - v_next))
-        qhat = (v[:, None] - eta * log_ratio[t]
-                + one_hot[t] * (inv_mu[t] * (r + R + xi * t_next - v))[:, None])
-        is_own, is_opp = own[t], opp[t]
-        v_target[t] = torch.where(is_own, vhat, zero)
-        q_target[t] = torch.where(is_own[:, None], qhat, torch.zeros_like(qhat))
-        R = torch.where(is_own, zero, torch.where(is_opp, -e + w * (r + R), zero))
-        U = torch.where(is_own, zero, torch.where(is_opp, r + U - e, zero))
-        xi = torch.where(is_own, 1.0, torch.where(is_opp, w * xi, 1.0))
-        v_next = torch.where(is_own, v, torch.where(is_opp, v_next, zero))
-        t_next = torch.where(is_own, vhat, torch.where(is_opp, t_next, zero))
+    # The recursion over time runs on [T, B] scalars alone, in one compiled loop on the CPU: on a GPU a
+    # loop of small kernels per step costs seconds for games of a thousand steps.
+    cpu = [x.detach().cpu().numpy() for x in (value, reward.to(value.dtype), ratio, inv_mu, ent, own, opp)]
+    vhat, coef = _backward_scan(*cpu, float(rho_bar), float(c_bar))
+    vhat = torch.from_numpy(vhat).to(value.device)
+    coef = torch.from_numpy(coef).to(value.device)
+    one_hot = torch.nn.functional.one_hot(action.clamp_min(0), policy.shape[-1]).to(value.dtype)
+    qhat = value[..., None] - eta * log_ratio + one_hot * coef[..., None]
+    v_target = torch.where(own, vhat, torch.zeros_like(vhat))
+    q_target = torch.where(own[..., None], qhat, torch.zeros_like(qhat))
     return VTraceTargets(own=own, v_target=v_target, q_target=q_target)
+
+
+@njit(cache=True)
+def _backward_scan(value, reward, ratio, inv_mu, ent, own, opp, rho_bar, c_bar):
+    """The backward recursion of :func:`v_trace` over ``[T, B]`` arrays of one dtype.
+
+    Returns ``vhat`` (the value target at player i's steps) and ``coef``, the taken action's
+    correction ``(r + R + xi * t_next - v) / mu(a)`` at those steps; both 0 elsewhere.  Between
+    two of i's steps, the opponent's steps carry the reward ``R``, the return ``U`` and the trace
+    ``xi`` back; padding resets them.
+    """
+    T, B = value.shape
+    vhat = np.zeros_like(value)
+    coef = np.zeros_like(value)
+    for b in range(B):
+        big_r = big_u = v_next = t_next = 0.0
+        xi = 1.0
+        for t in range(T - 1, -1, -1):
+            v, r, w, e = value[t, b], reward[t, b], ratio[t, b], ent[t, b]
+            if own[t, b]:
+                target = (v + min(w * xi, rho_bar) * (r + big_u + e + v_next - v)
+                          + min(w * xi, c_bar) * (t_next - v_next))
+                vhat[t, b] = target
+                coef[t, b] = inv_mu[t, b] * (r + big_r + xi * t_next - v)
+                big_r = big_u = 0.0
+                xi = 1.0
+                v_next, t_next = v, target
+            elif opp[t, b]:
+                big_r = -e + w * (r + big_r)
+                big_u = r + big_u - e
+                xi = w * xi
+            else:
+                big_r = big_u = v_next = t_next = 0.0
+                xi = 1.0
+    return vhat, coef
