@@ -7,6 +7,7 @@ import torch
 
 from deepnash.rnad.config import AdamConfig
 from deepnash.rnad.losses import (critic_loss, legal_log_softmax, neurd_advantage, neurd_loss, outside_band_mass,
+                                  truncated_importance_weight,
                                   regularised_log_ratio, step_weights)
 from deepnash.rnad.optim import ClippedAdam
 
@@ -69,6 +70,18 @@ def test_outside_band_mass_weighs_each_players_steps_and_ignores_illegal_actions
     assert outside_band_mass(pi, logits, legal, weights, 3.0) == pytest.approx(expect)  # |z| = beta counts
     assert outside_band_mass(pi, logits, legal, weights, 3.5) == 0.0
     assert outside_band_mass(pi, logits, legal, weights, 0.5) == pytest.approx((expect * 2 + 1) / 2)  # all of step 1
+
+
+def test_truncated_importance_weight_is_one_on_policy_and_clips_and_weighs_steps():
+    # Step 0 (player 0): pi(a) / mu(a) = 0.3 / 0.6.  Step 1 (player 1): 0.9 / 0.3 = 3, clipped to c_bar.
+    # Step 2 is padding (weight 0) with mu(a) = 0, which must not turn the mean into NaN.
+    pi = torch.tensor([[[0.3, 0.7]], [[0.9, 0.1]], [[0.5, 0.5]]])
+    mu = torch.tensor([[[0.6, 0.4]], [[0.3, 0.7]], [[0.0, 1.0]]])
+    action = torch.tensor([[0], [0], [-1]])
+    weights = step_weights([torch.tensor([[True], [False], [False]]), torch.tensor([[False], [True], [False]])])
+    assert truncated_importance_weight(pi, mu, action, weights, 1.0) == pytest.approx((0.5 + 1.0) / 2)
+    assert truncated_importance_weight(pi, mu, action, weights, 2.0) == pytest.approx((0.5 + 2.0) / 2)
+    assert truncated_importance_weight(pi, pi, action.clamp_min(0), weights, 1.0) == pytest.approx(1.0)
 
 
 def test_clipped_adam_first_step_and_clip():

@@ -22,4 +22,5 @@ def test_every_update_logs_its_rates_and_the_share_of_time_spent_on_games(tmp_pa
         assert 0.0 < values["charts/games_wait_share"] <= 1.0, values
         assert values["charts/updates_per_s"] > 0 and values["charts/agent_steps_per_s"] > 0
         assert 0.0 <= values["charts/outside_band"] <= 1.0
+        assert 0.0 < values["charts/importance_weight"] <= 1.0 + 1e-6  # games a few updates old weigh less
         assert abs(sum(v for k, v in values.items() if k.startswith("endings/")) - 1.0) < 1e-9

@@ -24,7 +24,7 @@ from torch import nn
 
 from .config import RNaDConfig
 from .losses import (critic_loss, legal_log_softmax, neurd_advantage, neurd_loss, outside_band_mass,
-                     regularised_log_ratio, step_weights)
+                     regularised_log_ratio, step_weights, truncated_importance_weight)
 from .optim import ClippedAdam
 from .projection import project
 from .schedule import SchedulePoint, schedule_point
@@ -128,7 +128,8 @@ class RNaDLearner:
         Returns:
             metrics: ``loss_critic``, ``loss_policy``, ``alpha``, ``iteration``,
             ``learner_step``, ``finetune`` (1.0 when the projection was applied),
-            ``valid_steps`` and ``outside_band`` (:func:`outside_band_mass` of the online policy).
+            ``valid_steps``, ``outside_band`` (:func:`outside_band_mass` of the online policy) and
+            ``importance_weight`` (:func:`truncated_importance_weight` of the policy v-trace reads).
         """
         cfg = self.config
         traj = trajectory.to(self.device)
@@ -158,6 +159,7 @@ class RNaDLearner:
             advantage = neurd_advantage(targets[0].q_target + targets[1].q_target, pi, cfg.neurd.clip)
             weights = step_weights([t.own for t in targets])
             band = outside_band_mass(pi, logits, traj.legal, weights, cfg.neurd.beta)
+            importance = truncated_importance_weight(pi_trace, traj.behaviour, traj.action, weights, cfg.c_bar)
         loss_v = loss_pi = 0.0
         for c in reversed(chunks):
             logits_c, value_c = last if c == chunks[-1] else evaluate(self.theta, traj.observation[c], traj.valid[c])
@@ -169,7 +171,8 @@ class RNaDLearner:
         valid_steps = int(traj.valid.sum())
         return {"loss_critic": loss_v, "loss_policy": loss_pi, "alpha": point.alpha,
                 "iteration": float(point.iteration), "learner_step": float(self.learner_step),
-                "finetune": float(finetune), "valid_steps": float(valid_steps), "outside_band": band}
+                "finetune": float(finetune), "valid_steps": float(valid_steps), "outside_band": band,
+                "importance_weight": importance}
 
     @torch.no_grad()
     def apply_update(self) -> dict[str, float]:

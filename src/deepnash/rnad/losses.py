@@ -127,6 +127,31 @@ def outside_band_mass(policy: torch.Tensor, logits: torch.Tensor, legal: torch.T
     return float((weights * per_step).sum() / weights.sum().clamp_min(1e-12))
 
 
+def truncated_importance_weight(policy: torch.Tensor, behaviour: torch.Tensor, action: torch.Tensor,
+                                weights: torch.Tensor, c_bar: float) -> float:
+    """``min(c_bar, pi(a_t) / mu(a_t))`` of the taken actions, averaged over steps: how on-policy a batch is.
+
+    v-trace multiplies these weights along a player's steps (``docs/rnad.md`` §4.1), so a game's result
+    reaches back only as far as their product stays near 1: at a mean of 0.95 it halves within some ten
+    of a player's moves.  Games played by a network some updates older than the learner's lower it.
+
+    Args:
+        policy: ``[T, B, A]`` the learner's policy pi (0 on illegal actions).
+        behaviour: ``[T, B, A]`` the actors' policy mu.
+        action: ``[T, B]`` int64, the taken action (any value on padding).
+        weights: ``[T, B]`` from :func:`step_weights` (0 on padding).
+        c_bar: the trace clip of v-trace.
+
+    Returns:
+        the ``weights``-weighted mean, in ``[0, c_bar]``; 1 for on-policy games with ``c_bar >= 1``.
+    """
+    idx = action.clamp_min(0)[..., None]
+    mu_a = torch.gather(behaviour, -1, idx)[..., 0]
+    ratio = torch.gather(policy, -1, idx)[..., 0] / torch.where(weights > 0, mu_a, torch.ones_like(mu_a))
+    clipped = ratio.clamp(max=c_bar)
+    return float((weights * clipped).sum() / weights.sum().clamp_min(1e-12))
+
+
 def centred_logits(logits: torch.Tensor, legal: torch.Tensor) -> torch.Tensor:
     """``z(a) = l(a) - mean_legal l``, the logits NeuRD's band applies to; ``[..., A]`` float and bool."""
     legal_f = legal.to(logits.dtype)

@@ -292,6 +292,7 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
                        "charts/alpha": metrics["alpha"], "charts/iteration": metrics["iteration"],
                        "charts/grad_norm": metrics["grad_norm"], "charts/policy_entropy": _entropy(games),
                        "charts/outside_band": metrics["outside_band"],
+                       "charts/importance_weight": metrics["importance_weight"],
                        "charts/game_moves": float(np.mean([g.moves for g in games])),
                        "charts/game_steps": float(np.mean([g.steps for g in games])),
                        "charts/agent_steps_per_s": sps,
