@@ -5,7 +5,7 @@ import copy
 import pytest
 import torch
 
-from deepnash.rnad import FineTuneConfig, RNaDConfig, RNaDLearner, ScheduleConfig, Trajectory
+from deepnash.rnad import AdamConfig, FineTuneConfig, RNaDConfig, RNaDLearner, ScheduleConfig, Trajectory
 
 OBS, A = 5, 3
 
@@ -142,6 +142,24 @@ def test_state_dict_round_trip_continues_identically():
             torch.testing.assert_close(v, b.networks()[name].state_dict()[k])
     with pytest.raises(KeyError, match="optimizer"):
         b.load_state_dict({k: v for k, v in a.state_dict().items() if k != "optimizer"})
+
+
+def test_a_restored_learner_keeps_its_own_learning_rate():
+    # `train --resume DIR --lr X`: the saved moments carry over, the new learning rate applies.
+    traj = make_trajectory()
+    a = learner(adam=AdamConfig(learning_rate=1e-2))
+    a.step(traj)
+    slow = learner(adam=AdamConfig(learning_rate=1e-5))
+    slow.load_state_dict(copy.deepcopy(a.state_dict()))
+    assert [g["lr"] for g in slow.optimizer.param_groups] == [1e-5]
+    before = [p.clone() for p in slow.theta.parameters()]
+    slow.step(traj)
+    same = learner(adam=AdamConfig(learning_rate=1e-2))
+    same.load_state_dict(copy.deepcopy(a.state_dict()))
+    same.step(traj)
+    moved_slow = max((p - q).abs().max().item() for p, q in zip(slow.theta.parameters(), before))
+    moved_same = max((p - q).abs().max().item() for p, q in zip(same.theta.parameters(), before))
+    assert moved_slow == pytest.approx(moved_same * 1e-3, rel=1e-3)
 
 
 def test_bad_inputs_are_named():

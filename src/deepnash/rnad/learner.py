@@ -212,7 +212,9 @@ class RNaDLearner:
         return out
 
     def load_state_dict(self, state: Mapping[str, object]) -> None:
-        """Restore what :meth:`state_dict` returned.
+        """Restore what :meth:`state_dict` returned.  The optimiser's moments come from ``state``; its
+        hyperparameters (learning rate, betas, eps, clip) stay this learner's ``config.adam``, so a resumed
+        run can change them (``train --resume DIR --lr X``).
 
         Raises:
             KeyError: naming the missing entries.
@@ -223,4 +225,6 @@ class RNaDLearner:
         for name, net in self.networks().items():
             net.load_state_dict(state[name])
         self.optimizer.load_state_dict(state["optimizer"])
+        for group in self.optimizer.param_groups:
+            group.update(self.optimizer.defaults)
         self.learner_step = int(state["learner_step"])
