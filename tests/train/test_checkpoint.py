@@ -107,3 +107,20 @@ def test_export_keeps_one_network_and_the_training_metadata(tmp_path):
         export_agent(tmp_path / "run", tmp_path / "other", weights="reg")
     with pytest.raises(CheckpointError, match="no 'optimizer' network"):
         export_agent(tmp_path / "run", tmp_path / "other", weights="optimizer")
+
+
+def test_a_resumed_supervised_run_keeps_its_own_learning_rate(tmp_path):
+    # `pretrain --resume DIR --lr X`: Adam's moments come back from the checkpoint, the new rate applies.
+    from deepnash.train.supervised import restore_run, save_run
+
+    net = torch.nn.Linear(3, 2)
+    opt = torch.optim.Adam(net.parameters(), lr=1e-2)
+    net(torch.ones(1, 3)).sum().backward()
+    opt.step()
+    save_run(tmp_path, net, opt, 1, {"counters": {"step": 1}})
+    again = torch.nn.Linear(3, 2)
+    slower = torch.optim.Adam(again.parameters(), lr=1e-5)
+    assert restore_run(load_checkpoint(tmp_path), again, slower) == {"step": 1}
+    assert [g["lr"] for g in slower.param_groups] == [1e-5]
+    assert int(slower.state[again.weight]["step"]) == 1  # the moments did come back
+    torch.testing.assert_close(again.weight, net.weight)

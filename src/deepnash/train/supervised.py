@@ -139,9 +139,12 @@ def load_run(path: str | Path, kind: str, command: str) -> Checkpoint:
 
 
 def restore_run(ck: Checkpoint, net: torch.nn.Module, opt: torch.optim.Optimizer) -> dict:
-    """Put the run's network, optimiser and random state back; returns its stored counters."""
+    """Put the run's network, optimiser and random state back; returns its stored counters.  The optimiser's
+    moments come from the checkpoint, its hyperparameters stay ``opt``'s own (``--resume DIR --lr X`` applies)."""
     net.load_state_dict(ck.groups["online"])
     opt.load_state_dict(join_tensors(ck.meta["optimizer"], ck.groups["optimizer"]))
+    for group in opt.param_groups:
+        group.update(opt.defaults)
     torch.set_rng_state(ck.groups["rng"]["torch"])
     return ck.meta["counters"]
 
