@@ -106,6 +106,13 @@ class TrainConfig:
         """The network's ``NetConfig``: the preset at ``net_version``."""
         return replace(get_preset(self.net), version=self.net_version)
 
+    @property
+    def games_in_flight(self) -> int:
+        """Games started but not yet read by the learner: every actor's ``envs`` and a full queue, or the
+        learner's own ``envs`` without actors.  Over ``batch_games``, it is about how many updates old a game
+        is when the learner reads it, which cuts v-trace's traces (``docs/rnad.md`` §7)."""
+        return self.actors * self.envs + self.queue_games if self.actors else self.envs
+
     def to_dict(self) -> dict:
         """JSON-ready dict; ``from_dict`` reads it back."""
         return asdict(self)
