@@ -25,7 +25,7 @@ from torch import nn
 from .config import RNaDConfig
 from .losses import (critic_loss, legal_log_softmax, neurd_advantage, neurd_loss, outside_band_mass,
                      regularised_log_ratio, step_weights, truncated_importance_weight)
-from .optim import ClippedAdam
+from .optim import ClippedAdam, load_moments
 from .projection import project
 from .schedule import SchedulePoint, schedule_point
 from .trajectory import Trajectory
@@ -224,7 +224,5 @@ class RNaDLearner:
             raise KeyError(f"RNaDLearner.load_state_dict: missing {missing}")
         for name, net in self.networks().items():
             net.load_state_dict(state[name])
-        self.optimizer.load_state_dict(state["optimizer"])
-        for group in self.optimizer.param_groups:
-            group.update(self.optimizer.defaults)
+        load_moments(self.optimizer, state["optimizer"])
         self.learner_step = int(state["learner_step"])

@@ -15,6 +15,15 @@ import torch
 from .config import AdamConfig
 
 
+def load_moments(optimizer: torch.optim.Optimizer, state: dict) -> None:
+    """``optimizer.load_state_dict(state)`` keeping the optimiser's own hyperparameters (learning rate, betas,
+    eps, ...: its constructor's ``defaults``) instead of the saved ones, so a resumed run can change them
+    (``train --resume DIR --lr X``, ``pretrain --resume``); the moments and step counts come from ``state``."""
+    optimizer.load_state_dict(state)
+    for group in optimizer.param_groups:
+        group.update(optimizer.defaults)
+
+
 class ClippedAdam(torch.optim.Optimizer):
     """Adam with element-wise clipping of the final update; state saved by ``state_dict()``."""
 

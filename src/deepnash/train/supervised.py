@@ -20,6 +20,7 @@ from pathlib import Path
 import torch
 
 from ..nn.checkpoint import Checkpoint, CheckpointError, join_tensors, load_checkpoint, save_checkpoint, split_tensors
+from ..rnad.optim import load_moments
 from .logs import RunLog
 
 
@@ -142,9 +143,7 @@ def restore_run(ck: Checkpoint, net: torch.nn.Module, opt: torch.optim.Optimizer
     """Put the run's network, optimiser and random state back; returns its stored counters.  The optimiser's
     moments come from the checkpoint, its hyperparameters stay ``opt``'s own (``--resume DIR --lr X`` applies)."""
     net.load_state_dict(ck.groups["online"])
-    opt.load_state_dict(join_tensors(ck.meta["optimizer"], ck.groups["optimizer"]))
-    for group in opt.param_groups:
-        group.update(opt.defaults)
+    load_moments(opt, join_tensors(ck.meta["optimizer"], ck.groups["optimizer"]))
     torch.set_rng_state(ck.groups["rng"]["torch"])
     return ck.meta["counters"]
 
