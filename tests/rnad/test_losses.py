@@ -7,8 +7,7 @@ import torch
 
 from deepnash.rnad.config import AdamConfig
 from deepnash.rnad.losses import (critic_loss, legal_log_softmax, neurd_advantage, neurd_loss, outside_band_mass,
-                                  truncated_importance_weight,
-                                  regularised_log_ratio, step_weights)
+                                  regularised_log_ratio, step_weights, truncated_importance_weight)
 from deepnash.rnad.optim import ClippedAdam
 
 

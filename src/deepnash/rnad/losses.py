@@ -13,6 +13,8 @@ from collections.abc import Sequence
 
 import torch
 
+from .vtrace import importance_ratio
+
 
 def legal_log_softmax(logits: torch.Tensor, legal: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """Policy and log-policy over the legal actions, both exactly 0 on illegal ones.
@@ -145,10 +147,7 @@ def truncated_importance_weight(policy: torch.Tensor, behaviour: torch.Tensor, a
     Returns:
         the ``weights``-weighted mean, in ``[0, c_bar]``; 1 for on-policy games with ``c_bar >= 1``.
     """
-    idx = action.clamp_min(0)[..., None]
-    mu_a = torch.gather(behaviour, -1, idx)[..., 0]
-    ratio = torch.gather(policy, -1, idx)[..., 0] / torch.where(weights > 0, mu_a, torch.ones_like(mu_a))
-    clipped = ratio.clamp(max=c_bar)
+    clipped = importance_ratio(policy, behaviour, action, weights > 0).clamp(max=c_bar)
     return float((weights * clipped).sum() / weights.sum().clamp_min(1e-12))
 
 

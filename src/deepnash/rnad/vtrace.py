@@ -31,6 +31,17 @@ class VTraceTargets:
     q_target: torch.Tensor
 
 
+def importance_ratio(policy: torch.Tensor, behaviour: torch.Tensor, action: torch.Tensor,
+                     valid: torch.Tensor) -> torch.Tensor:
+    """``[T, B]`` ``pi(a_t) / mu(a_t)`` of the taken actions, 1 where ``valid`` is False (padding, whose
+    action and ``mu`` may be anything).  ``policy``, ``behaviour``: ``[T, B, A]``; ``action``: ``[T, B]`` int64."""
+    idx = action.clamp_min(0)[..., None]
+    pi_a = torch.gather(policy, -1, idx)[..., 0]
+    mu_a = torch.gather(behaviour, -1, idx)[..., 0]
+    ones = torch.ones_like(pi_a)
+    return torch.where(valid, pi_a / torch.where(valid, mu_a, ones), ones)
+
+
 @torch.no_grad()
 def v_trace(*, player_id: int, value: torch.Tensor, valid: torch.Tensor, player: torch.Tensor,
             policy: torch.Tensor, log_ratio: torch.Tensor, behaviour: torch.Tensor,
@@ -65,11 +76,9 @@ def v_trace(*, player_id: int, value: torch.Tensor, valid: torch.Tensor, player:
         if t.shape != policy.shape or tuple(policy.shape[:2]) != (T, B):
             raise ValueError(f"v_trace: {name} has shape {tuple(t.shape)}, policy {tuple(policy.shape)}: "
                              f"both must be [T, B, A] with [T, B] = [{T}, {B}]")
-    idx = action.clamp_min(0)[..., None]
-    pi_a = torch.gather(policy, -1, idx)[..., 0]
-    mu_a = torch.gather(behaviour, -1, idx)[..., 0]
     ones = torch.ones_like(value)
-    ratio = torch.where(valid, pi_a / torch.where(valid, mu_a, ones), ones)
+    ratio = importance_ratio(policy, behaviour, action, valid)
+    mu_a = torch.gather(behaviour, -1, action.clamp_min(0)[..., None])[..., 0]
     inv_mu = torch.where(valid, 1.0 / torch.where(valid, mu_a, ones), ones)
     ent = -eta * (policy * log_ratio).sum(-1)
     own = valid & (player == player_id)
