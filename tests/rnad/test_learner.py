@@ -172,3 +172,35 @@ def test_bad_inputs_are_named():
     bad = Trajectory(**{**t.__dict__, "legal": torch.zeros_like(t.legal)})
     with pytest.raises(ValueError, match="no legal action"):
         bad.check_consistency()
+
+
+def test_one_head_evaluations_equal_the_whole_network_and_skip_the_other_heads():
+    """``evaluate_logits`` and ``evaluate_value`` give ``evaluate``'s outputs; on a DeepNash network they run
+    only the heads asked for (the learner's target and regularisers read one output each), and a network
+    whose ``logits`` and ``value`` are submodules, not methods, runs its forward."""
+    from deepnash.nn import DeepNashNet, get_preset
+    from deepnash.rnad.learner import evaluate, evaluate_logits, evaluate_value
+
+    torch.manual_seed(0)
+    net = DeepNashNet(get_preset("tiny")).eval()
+    T, B = 3, 2
+    obs = torch.zeros(T, B, 82, 10, 10)
+    obs[..., 0, :4, :] = 1.0  # own Flags on the back rows: play, select step
+    obs[1, :, 80] = 1.0  # displace step at t = 1
+    obs[1, :, 81, 0, 0] = 1.0
+    valid = torch.tensor([[True, True], [True, False], [True, True]])
+    logits, value = evaluate(net, obs, valid)
+    ran = []
+    for head in ("select_head", "displace_head", "value_head"):
+        getattr(net, head).register_forward_hook(lambda *_, h=head: ran.append(h))
+    with torch.no_grad():
+        torch.testing.assert_close(evaluate_logits(net, obs, valid), logits)
+        assert "value_head" not in ran and {"select_head", "displace_head"} <= set(ran)
+        ran.clear()
+        torch.testing.assert_close(evaluate_value(net, obs, valid), value)
+        assert ran == ["value_head"]
+    assert not value[1, 1] and not logits[1, 1].any()  # padding stays zero
+    tiny, traj = TinyNet(), make_trajectory()
+    whole = evaluate(tiny, traj.observation, traj.valid)
+    torch.testing.assert_close(evaluate_logits(tiny, traj.observation, traj.valid), whole[0])
+    torch.testing.assert_close(evaluate_value(tiny, traj.observation, traj.valid), whole[1])

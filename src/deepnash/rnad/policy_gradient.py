@@ -14,7 +14,7 @@ from collections.abc import Callable
 import torch
 from torch import nn
 
-from .learner import evaluate
+from .learner import evaluate, evaluate_logits
 from .losses import legal_log_softmax
 from .trajectory import Trajectory
 
@@ -37,7 +37,7 @@ class PolicyGradientLearner:
     @torch.no_grad()
     def policy(self, observation: torch.Tensor, legal: torch.Tensor) -> torch.Tensor:
         """The current policy ``[N, A]``."""
-        logits, _ = evaluate(self.theta, observation[None], torch.ones(1, observation.shape[0], dtype=torch.bool))
+        logits = evaluate_logits(self.theta, observation[None], torch.ones(1, observation.shape[0], dtype=torch.bool))
         return legal_log_softmax(logits[0], legal)[0]
 
     def step(self, trajectory: Trajectory) -> dict[str, float]:
