@@ -31,7 +31,8 @@ from ..nn.belief import BeliefNet
 from .belief import BELIEFS, PHASES, belief_nll, summarise_nll
 from .human import HumanDecisions, HumanGame
 
-__all__ = ["BUCKETS", "PHASES", "MaterialFit", "format_value_check", "material_features", "positions", "value_check"]
+__all__ = ["BUCKETS", "PHASES", "MaterialFit", "brier_gap", "format_value_check", "material_features", "positions",
+           "value_check"]
 
 #: Moves before the end of the game: ``(name, lowest, highest)``, the highest not included.
 BUCKETS = (("0-10", 0, 10), ("10-30", 10, 30), ("30-80", 30, 80), ("80-200", 80, 200), ("200-end", 200, math.inf))
@@ -129,6 +130,37 @@ def _scores(p: np.ndarray, won: np.ndarray) -> tuple[float, float]:
     return brier, log_loss
 
 
+def brier_gap(p: np.ndarray, q: np.ndarray, won: np.ndarray, game: np.ndarray, resamples: int = 2000,
+              seed: int = 0) -> tuple[float, float, float]:
+    """The Brier score of ``p`` less that of ``q`` on the same decisions, with a 95% interval from a paired
+    bootstrap over games (a game's decisions share its result, so games, not decisions, are the samples).
+
+    Args:
+        p, q: ``float64[N]``: two predictions of P(win) for the same decisions.
+        won: ``bool[N]``: the results.
+        game: ``int64[N]``: each decision's game (any labels).
+        resamples: bootstrap resamples of the games; ``seed`` seeds them (the same inputs give the same interval).
+
+    Returns:
+        ``(gap, low, high)``: the gap on the decisions as they are, and the 2.5th and 97.5th percentiles of
+        the gap over resamples of the games (a gap wholly below zero: ``p`` scores better on games like these).
+
+    Raises:
+        ValueError: no decision.
+    """
+    if len(won) == 0:
+        raise ValueError("no decision to score")
+    labels, at = np.unique(game, return_inverse=True)
+    g = len(labels)
+    gap_sum = np.bincount(at, weights=(p - won) ** 2 - (q - won) ** 2, minlength=g)
+    count = np.bincount(at, minlength=g).astype(np.float64)
+    rng = np.random.default_rng(seed)
+    weights = np.stack([np.bincount(rng.integers(0, g, g), minlength=g) for _ in range(resamples)]).astype(np.float64)
+    gaps = (weights @ gap_sum) / (weights @ count)
+    low, high = np.percentile(gaps, [2.5, 97.5])
+    return float(gap_sum.sum() / count.sum()), float(low), float(high)
+
+
 def value_check(net: DeepNashNet, games: list[HumanGame], variant: str,
                 fit_games: Iterable[HumanGame], belief: BeliefNet | None = None,
                 library: SetupLibrary | None = None) -> dict:
@@ -139,8 +171,10 @@ def value_check(net: DeepNashNet, games: list[HumanGame], variant: str,
     Returns:
         The JSON object of ``deepnash value-check --json``: ``games``, ``decisions``, ``brier``,
         ``log_loss``, ``material_brier``, ``material_log_loss``, ``fit_games``, ``fit_decisions``,
-        ``buckets`` (per ``BUCKETS`` name: ``n``, ``brier``, ``log_loss``, ``material_brier``,
-        ``material_log_loss``), ``belief_nll`` (the learned belief's, ``None`` with neither a belief network nor
+        ``buckets`` (per ``BUCKETS`` name: ``n``, ``games`` (the games its decisions come from), ``brier``,
+        ``log_loss``, ``material_brier``, ``material_log_loss``, and ``brier_gap``: ``[gap, low, high]`` of
+        ``brier_gap``, the value's Brier less the material fit's with its 95% interval over games; the
+        same ``brier_gap`` for all decisions), ``belief_nll`` (the learned belief's, ``None`` with neither a belief network nor
         a library), ``network_belief_nll`` (the belief network's alone, ``None`` without one),
         ``heuristic_belief_nll`` (the search's heuristic sampler's), ``public_belief_nll`` (the public
         closed form's), ``hidden_pieces`` and ``belief_phases`` (per ``PHASES`` name: ``n`` and the four).
@@ -163,13 +197,15 @@ def value_check(net: DeepNashNet, games: list[HumanGame], variant: str,
               "fit_games": sum(g.winner >= 0 for g in fit_games), "fit_decisions": int(len(fit_at["won"]))}
     result["brier"], result["log_loss"] = _scores(at["p_win"], at["won"])
     result["material_brier"], result["material_log_loss"] = _scores(material, at["won"])
+    result["brier_gap"] = list(brier_gap(at["p_win"], material, at["won"], at["game"]))
     result["buckets"] = {}
     for name, lo, hi in BUCKETS:
         s = (at["to_end"] >= lo) & (at["to_end"] < hi)
-        row = {"n": int(s.sum())}
+        row = {"n": int(s.sum()), "games": len(np.unique(at["game"][s]))}
         if s.any():
             row["brier"], row["log_loss"] = _scores(at["p_win"][s], at["won"][s])
             row["material_brier"], row["material_log_loss"] = _scores(material[s], at["won"][s])
+            row["brier_gap"] = list(brier_gap(at["p_win"][s], material[s], at["won"][s], at["game"][s]))
         result["buckets"][name] = row
     beliefs = summarise_nll({name: at[f"belief_{name}"] for name in BELIEFS if f"belief_{name}" in at},
                             at["belief_ply"])
@@ -189,15 +225,18 @@ def format_value_check(r: dict) -> str:
     """The report of ``value_check`` as a table."""
     lines = [f"{r['decisions']:,} move decisions of {r['games']} decisive games; material fit on "
              f"{r['fit_decisions']:,} decisions of {r['fit_games']} other games",
-             f"{'moves to end':<13} {'n':>8} {'Brier':>7} {'log-loss':>9} {'material':>9} {'mat. log':>9}"]
-    for name, row in [*r["buckets"].items(), ("all", {"n": r["decisions"], "brier": r["brier"],
-                                                      "log_loss": r["log_loss"], "material_brier": r["material_brier"],
-                                                      "material_log_loss": r["material_log_loss"]})]:
+             f"{'moves to end':<13} {'n':>8} {'games':>6} {'Brier':>7} {'log-loss':>9} {'material':>9} {'mat. log':>9}"
+             f"  {'Brier - material [95% over games]':>33}"]
+    whole = {"n": r["decisions"], "games": r["games"], **{k: r[k] for k in ("brier", "log_loss", "material_brier",
+                                                                            "material_log_loss", "brier_gap")}}
+    for name, row in [*r["buckets"].items(), ("all", whole)]:
         if row["n"] == 0:
-            lines.append(f"{name:<13} {0:>8}")
+            lines.append(f"{name:<13} {0:>8} {0:>6}")
             continue
-        lines.append(f"{name:<13} {row['n']:>8,} {row['brier']:>7.3f} {row['log_loss']:>9.3f} "
-                     f"{row['material_brier']:>9.3f} {row['material_log_loss']:>9.3f}")
+        gap, low, high = row["brier_gap"]
+        lines.append(f"{name:<13} {row['n']:>8,} {row['games']:>6} {row['brier']:>7.3f} {row['log_loss']:>9.3f} "
+                     f"{row['material_brier']:>9.3f} {row['material_log_loss']:>9.3f}"
+                     f"  {gap:>+9.3f} [{low:+.3f}, {high:+.3f}]")
     lines.append("(Brier and log-loss of P(win) = (1 + value) / 2 against the result, from the mover's side; "
                  "a constant 50% scores 0.250 and 0.693)")
     if r["hidden_pieces"]:
