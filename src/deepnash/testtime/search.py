@@ -144,6 +144,12 @@ class SearchConfig:
         rounds: most rounds per move (0: as many as the time allows).
         alpha: step size of the improvement.
         tau: its regularisation temperature (towards the prior).
+        margin: 0 plays the improved policy.  Above 0, the policy played is the prior (the network's own
+            mixed strategy, after the guards) restricted to the searched candidates whose ``Q`` (with the
+            ``approach``, ``evict`` and ``hunt`` bonuses) is within ``margin`` of the best one's, renormalised
+            (``near_best``): R-NaD improves how often each move is played more than which move is best, and
+            the improved policy, sharpened by ``alpha``, keeps little of that, while the raw policy alone
+            plays the moves the search finds losing.
         leaf: how a leaf that is not the end of the game is scored: ``value`` (the value head) or
             ``material`` (``tanh`` of the player's piece values less the opponent's, ``piece_values``,
             on the sampled complete state), for a network whose value head says little, or
@@ -312,6 +318,7 @@ class SearchConfig:
     rounds: int = 0
     alpha: float = 3.0
     tau: float = 0.0
+    margin: float = 0.0
     rollout_threshold: float = 0.03
     captures: bool = False
     leaf: str = "value"
@@ -358,9 +365,9 @@ class SearchConfig:
             raise ValueError(f"search precision {self.precision!r}: choose one of {', '.join(PRECISIONS)}")
         if not self.belief:
             raise ValueError(f"search belief: choose {', '.join(BELIEF_SOURCES)} or a belief network's directory")
-        if min(self.approach, self.evict, self.hunt, self.value_weight) < 0:
-            raise ValueError(f"search approach, evict, hunt and value_weight must be >= 0, got {self.approach}, "
-                             f"{self.evict}, {self.hunt} and {self.value_weight}")
+        if min(self.approach, self.evict, self.hunt, self.value_weight, self.margin) < 0:
+            raise ValueError(f"search approach, evict, hunt, value_weight and margin must be >= 0, got "
+                             f"{self.approach}, {self.evict}, {self.hunt}, {self.value_weight} and {self.margin}")
         for name in ("contempt", "guard"):
             if not 0 <= getattr(self, name) <= 1:
                 raise ValueError(f"search {name} must be in [0, 1], got {getattr(self, name)}")
@@ -381,7 +388,8 @@ class SearchResult:
     Attributes:
         prior: the network's policy over the allowed moves (sums to 1).
         q: the estimated ``Q`` of each candidate, for the player to move, in [-1, 1].
-        policy: the improved policy over the allowed moves (sums to 1).
+        policy: the policy played over the allowed moves (sums to 1): the improved policy, or with
+            ``SearchConfig.margin`` the prior restricted to the near-best candidates (``near_best``).
         samples: determinisations used per candidate; ``rounds`` how many rounds; ``seconds`` the time spent.
     """
 
@@ -418,6 +426,33 @@ def improve(prior: dict[Move, float], q: dict[Move, float], alpha: float, tau: f
     weights = {m: math.exp(v - top) for m, v in logits.items()}
     total = sum(weights.values())
     return {m: weights.get(m, 0.0) / total for m in prior}
+
+
+def near_best(prior: dict[Move, float], q: dict[Move, float], margin: float) -> dict[Move, float]:
+    """``prior`` restricted to the moves of ``q`` whose ``Q`` is within ``margin`` of the best, renormalised
+    (``SearchConfig.margin``).
+
+    Args:
+        prior: ``pi`` over the moves (non-negative entries).
+        q: ``Q`` of some of the moves (at least one).
+        margin: how far below the best ``Q`` a move may be, in the units of ``Q`` (>= 0).
+
+    Returns:
+        the restricted ``pi`` over the moves of ``prior``, summing to 1; where every near-best move has
+        prior 0 (the guards dropped them all), uniform over the near-best moves.
+
+    Raises:
+        ValueError: ``q`` is empty, names a move not in ``prior``, or ``margin`` is negative.
+    """
+    if not q or not set(q) <= set(prior) or margin < 0:
+        raise ValueError(f"near_best needs Q of some of the prior's moves and margin >= 0, got {len(q)} Q "
+                         f"values, {len(set(q) - set(prior))} outside the prior, margin {margin}")
+    best = max(q.values())
+    near = {m for m, v in q.items() if v >= best - margin}
+    mass = sum(prior[m] for m in near)
+    if mass <= 0:
+        return {m: 1.0 / len(near) if m in near else 0.0 for m in prior}
+    return {m: prior[m] / mass if m in near else 0.0 for m in prior}
 
 
 class Search:
@@ -579,7 +614,10 @@ class Search:
             marched[evict] += cfg.evict
         if chase in q:
             marched[chase] += cfg.hunt
-        policy = improve(prior, marched, self.step_size(view), cfg.tau)
+        if cfg.margin > 0 and marched:
+            policy = near_best(prior, marched, cfg.margin)
+        else:
+            policy = improve(prior, marched, self.step_size(view), cfg.tau)
         spent = self.clock() - start
         if self._game_clock is not None:
             self._game_clock.charge(spent)
