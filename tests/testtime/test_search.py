@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deepnash.agents import PlayerView
-from deepnash.agents.network_agent import SHIPPED_DIR, NetworkAgent
+from deepnash.agents.network_agent import SHIPPED_DIR, NetworkAgent, from_checkpoint, load_network
+from deepnash.agents.registry import AgentSpecError
 from deepnash.arena import referee_game
 from deepnash.env.actions import square_to_action
 from deepnash.env.planes import P_SELECTED, P_STEP
@@ -31,6 +32,7 @@ from deepnash.infostate.setup_library import LIBRARY_FILE, SetupLibrary
 from deepnash.infostate.view import MoveRecord, push_recorded
 from deepnash.nn import DeepNashNet, get_preset
 from deepnash.nn.belief import BELIEF_PRESETS, BeliefNet
+from deepnash.nn.checkpoint import CheckpointError, save_checkpoint
 from deepnash.testtime.belief import LearnedBelief
 from deepnash.testtime.candidates import approach_move, clearing_plans, exposed, has_attacked, presses
 from deepnash.testtime.leaf import APPROACH_HORIZON, attack_delay, flag_approach, material_difference
@@ -908,6 +910,37 @@ def test_a_searching_agent_plays_whole_legal_games(variant):
     for log in logs:
         if log.step != "deploy":
             assert abs(log.final.sum() - 1) < 1e-9 and np.all(log.final[~(log.raw > 0)] == 0)
+
+
+def test_rollouts_names_the_network_that_plays_the_rollouts_while_the_prior_stays_the_agent_s(tmp_path):
+    config = get_preset("tiny")
+    torch.manual_seed(1)
+    own, other = DeepNashNet(config), DeepNashNet(config)
+    save_checkpoint(tmp_path / "own", 1, {"online": own.state_dict()}, {"net": config.to_dict(), "variant": "barrage"})
+    save_checkpoint(tmp_path / "other", 1, {"online": DeepNashNet(config).state_dict(), "target": other.state_dict()},
+                    {"net": config.to_dict(), "variant": "barrage"})
+    game, history = random_position(BARRAGE, 5, 10)
+    obs = observe_view(PlayerView.of(game, game.turn, history))[None]
+    fp32 = SearchConfig(precision="float32")
+    with torch.inference_mode():
+        want_own, want_other = (net.eval()(torch.from_numpy(obs))[0].numpy() for net in (own, other))
+    mixed = from_checkpoint(str(tmp_path / "own"), search=True, search_config=replace(fp32, rollouts=str(tmp_path / "other")))
+    alone = from_checkpoint(str(tmp_path / "own"), search=True, search_config=fp32)
+    assert np.allclose(mixed._logits(obs), want_other, atol=1e-4)  # the other run's target network
+    assert np.allclose(alone._logits(obs), want_own, atol=1e-4)
+    with torch.inference_mode():  # the prior: the agent's own network either way
+        assert np.allclose(mixed.net(torch.from_numpy(obs))[0].numpy(), want_own, atol=1e-5)
+    assert not np.allclose(want_own, want_other, atol=1e-3)
+    with pytest.raises(CheckpointError):
+        from_checkpoint(str(tmp_path / "own"), search=True, search_config=replace(fp32, rollouts=str(tmp_path / "none")))
+    shipped = from_checkpoint(str(tmp_path / "own"), search=True, search_config=replace(fp32, rollouts="shipped"))
+    shipped_net = load_network(SHIPPED_DIR / "barrage")[0].eval()  # the network shipped for the checkpoint's variant
+    with torch.inference_mode():
+        want_shipped = shipped_net(torch.from_numpy(obs))
+    assert np.allclose(shipped._logits(obs), want_shipped[0].numpy(), atol=1e-4)
+    save_checkpoint(tmp_path / "odd", 1, {"online": own.state_dict()}, {"net": config.to_dict(), "variant": "odd"})
+    with pytest.raises(AgentSpecError, match="rollouts=shipped: no network shipped for 'odd'"):
+        from_checkpoint(str(tmp_path / "odd"), search=True, search_config=replace(fp32, rollouts="shipped"))
 
 
 # -- the rollout batch ----------------------------------------------------------------------------------

@@ -63,6 +63,8 @@ class NetworkAgent:
             unchanged.  ``None``: no search.
         belief: the search's sampler of hidden states (``testtime.search.Belief``, e.g. ``learned_belief``);
             ``None``: the heuristic one.
+        rollout_net: the network that plays the search's rollouts and scores its leaves
+            (``SearchConfig.rollouts``, ``rollout_source``); ``None``: ``net``.
 
     Attributes:
         on_decision: called with each decision's ``testtime.DecisionLog`` (for ``--explain``), if set.
@@ -71,7 +73,8 @@ class NetworkAgent:
 
     def __init__(self, net: DeepNashNet, greedy: bool = False, name: str = "network",
                  testtime: TestTimeConfig | None = None, search: SearchConfig | None = None,
-                 setup: str = "own", belief: Belief | None = None, disguise: bool = False):
+                 setup: str = "own", belief: Belief | None = None, disguise: bool = False,
+                 rollout_net: DeepNashNet | None = None):
         self.net = net.eval()
         self.setup = check_setup_source(setup)
         self.disguise = check_disguise(setup, disguise)
@@ -82,7 +85,8 @@ class NetworkAgent:
         self.on_decision = None
         self._gen = torch.Generator().manual_seed(0)
         self.search = None if search is None else Search(self._logits, self._leaf_values, search, belief=belief)
-        self._rollout_net = self.net if search is None else rollout_network(self.net, search.precision)
+        rollout_net = self.net if rollout_net is None else rollout_net.eval()
+        self._rollout_net = self.net if search is None else rollout_network(rollout_net, search.precision)
         self._select_stem: torch.Tensor | None = None  # the last select-step rollout batch's (``_logits``)
         self._rng = np.random.default_rng(0)
         self._variant: Variant | None = None
@@ -319,8 +323,32 @@ def from_checkpoint(path: str, weights: str = "online", greedy: bool = False, se
     rearranges the lanes of the people's setup it deploys (``NetworkAgent``)."""
     net, meta = load_network(path, weights)
     belief = learned_belief(search_config.belief, meta.get("variant", "classic")) if search else None
+    rollout_net = rollout_source(search_config.rollouts, meta.get("variant", "classic")) if search else None
     return NetworkAgent(net, greedy=greedy, testtime=testtime, search=search_config if search else None,
-                        setup=setup, belief=belief, disguise=disguise)
+                        setup=setup, belief=belief, disguise=disguise, rollout_net=rollout_net)
+
+
+def rollout_source(source: str, variant: str) -> DeepNashNet | None:
+    """The network named by ``SearchConfig.rollouts``: ``None`` for ``own`` (the agent's network), the network
+    shipped for ``variant`` for ``shipped`` (as ``shipped`` plays it), else the network of the run or checkpoint
+    directory ``source`` (its ``target`` weights where stored, else its ``online`` ones).
+
+    Raises:
+        AgentSpecError: ``shipped`` and no network is shipped for ``variant``.
+        CheckpointError: ``source`` holds no readable checkpoint.
+    """
+    from ..nn.checkpoint import load_checkpoint
+
+    if source == "own":
+        return None
+    if source == "shipped":
+        path = SHIPPED_DIR / variant
+        if not path.is_dir():
+            raise AgentSpecError(f"rollouts=shipped: no network shipped for {variant!r}; give a checkpoint "
+                                 "directory or rollouts=own")
+        return load_network(path)[0]
+    weights = "target" if "target" in load_checkpoint(source).networks else "online"
+    return load_network(source, weights)[0]
 
 
 def shipped(variant: str = SHIPPED_VARIANT, greedy: bool = False, search: bool = False, setup: str = "human",

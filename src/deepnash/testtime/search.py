@@ -204,6 +204,10 @@ class SearchConfig:
             deploy as people do, such as the bots); ``learned``, the belief network
             shipped for the variant (``testtime.belief``); or the directory of a belief network's run
             or checkpoint (``deepnash pretrain-belief``).  The agent resolves it (``agents.network_agent``).
+        rollouts: which network plays the rollouts and scores the leaves: ``own``, the agent's own (the one
+            whose policy is the prior); ``shipped``, the network shipped for the variant; or a run or checkpoint
+            directory (its ``target`` weights where it has them).  The prior stays the agent's own network's.
+            The agent resolves it (``agents.network_agent``).
         control_variate: with the material leaves (``material``, ``progress``, ``gain``), correct each round's
             ``Q`` of a candidate that attacks a hidden piece by the battle's own score: the mean over the round's
             samples of what the battle alone scores (``battle_scores``) is replaced by its expectation over
@@ -325,6 +329,7 @@ class SearchConfig:
     piece_values: str = "thesis"
     value_weight: float = 0.0
     belief: str = "heuristic"
+    rollouts: str = "own"
     precision: str = "auto"
     contempt: float = 0.0
     guard: float = 0.0
@@ -365,6 +370,8 @@ class SearchConfig:
             raise ValueError(f"search precision {self.precision!r}: choose one of {', '.join(PRECISIONS)}")
         if not self.belief:
             raise ValueError(f"search belief: choose {', '.join(BELIEF_SOURCES)} or a belief network's directory")
+        if not self.rollouts:
+            raise ValueError("search rollouts: choose own, shipped or a checkpoint directory")
         if min(self.approach, self.evict, self.hunt, self.value_weight, self.margin) < 0:
             raise ValueError(f"search approach, evict, hunt, value_weight and margin must be >= 0, got "
                              f"{self.approach}, {self.evict}, {self.hunt}, {self.value_weight} and {self.margin}")
