@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
@@ -35,6 +36,9 @@ from ..testtime.belief import LearnedBelief, people_marginals
 from ..testtime.search import Belief, Search, SearchConfig
 from .base import check_disguise, check_setup_source, draw_setup
 from .registry import AgentSpecError, register_agent
+
+if TYPE_CHECKING:
+    from ..nn.checkpoint import Checkpoint
 
 #: Where shipped weights live: ``deepnash/data/shipped/<variant>/`` (a checkpoint directory).
 SHIPPED_DIR = Path(__file__).resolve().parent.parent / "data" / "shipped"
@@ -263,9 +267,20 @@ def load_network(path: str | Path, weights: str = "online") -> tuple[DeepNashNet
             its manifest describes (a version mix-up among them).
         ValueError: ``weights`` names no network stored in it.
     """
-    from ..nn.checkpoint import CheckpointError, load_checkpoint
+    from ..nn.checkpoint import load_checkpoint
 
-    ck = load_checkpoint(path)
+    return network_from(load_checkpoint(path), weights)
+
+
+def network_from(ck: Checkpoint, weights: str) -> tuple[DeepNashNet, dict]:
+    """The ``weights`` network of the loaded checkpoint ``ck`` and its metadata (``load_network``).
+
+    Raises:
+        CheckpointError: its weights do not fit the network its manifest describes.
+        ValueError: ``weights`` names no network stored in it.
+    """
+    from ..nn.checkpoint import CheckpointError
+
     if weights not in ck.networks:
         raise ValueError(f"{ck.path}: no {weights!r} weights (stored: {', '.join(ck.networks)})")
     config = NetConfig.from_dict(ck.meta["net"])
@@ -322,8 +337,9 @@ def from_checkpoint(path: str, weights: str = "online", greedy: bool = False, se
     ``belief=learned`` samples from the belief network shipped for the checkpoint's variant).  ``disguise=true``
     rearranges the lanes of the people's setup it deploys (``NetworkAgent``)."""
     net, meta = load_network(path, weights)
-    belief = learned_belief(search_config.belief, meta.get("variant", "classic")) if search else None
-    rollout_net = rollout_source(search_config.rollouts, meta.get("variant", "classic")) if search else None
+    variant = meta.get("variant", "classic")
+    belief = learned_belief(search_config.belief, variant) if search else None
+    rollout_net = rollout_source(search_config.rollouts, variant) if search else None
     return NetworkAgent(net, greedy=greedy, testtime=testtime, search=search_config if search else None,
                         setup=setup, belief=belief, disguise=disguise, rollout_net=rollout_net)
 
@@ -347,8 +363,8 @@ def rollout_source(source: str, variant: str) -> DeepNashNet | None:
             raise AgentSpecError(f"rollouts=shipped: no network shipped for {variant!r}; give a checkpoint "
                                  "directory or rollouts=own")
         return load_network(path)[0]
-    weights = "target" if "target" in load_checkpoint(source).networks else "online"
-    return load_network(source, weights)[0]
+    ck = load_checkpoint(source)
+    return network_from(ck, "target" if "target" in ck.networks else "online")[0]
 
 
 def shipped(variant: str = SHIPPED_VARIANT, greedy: bool = False, search: bool = False, setup: str = "human",
