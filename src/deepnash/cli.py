@@ -373,6 +373,10 @@ def train(
                                             "run started from, and the network at the start of each recent R-NaD "
                                             "iteration) instead of itself; default 0, self-play alone"),
     league_size: int = typer.Option(None, help="past networks the league holds (default 4)"),
+    bot: list[str] = typer.Option(None, help="a bot the network plays in --bot-share of its games (an agent spec; "
+                                             "repeat for several: --bot turtle --bot sure)"),
+    bot_share: float = typer.Option(None, help="share of the games played against one of the --bot bots instead of "
+                                               "itself, on a side drawn at random (default 0)"),
     device: str = typer.Option("cpu", help="cpu, cuda, cuda:1 ... (torchrun: each rank takes cuda:LOCAL_RANK)"),
     actors: int = typer.Option(None, help="actor processes (0: self-play in the learner's process)"),
     envs: int = typer.Option(None, help="games each actor plays at once (default: the preset's)"),
@@ -431,7 +435,8 @@ def train(
         cfg = replace(cfg, **_given(actors=actors, checkpoint_minutes=checkpoint_minutes, envs=envs,
                                     batch_games=batch_games, max_steps=max_steps, setups=setups, eval_games=eval_games,
                                     eval_minutes=eval_minutes, eval_opponent=eval_opponent,
-                                    eval_setup=eval_setup, league=league, league_size=league_size))
+                                    eval_setup=eval_setup, league=league, league_size=league_size,
+                                    bots=tuple(bot) if bot else None, bot_share=bot_share))
         summary = run_training(cfg, run_dir, steps=steps, minutes=minutes, resume=bool(resume), device=device,
                                progress=progress and not as_json)
     except (CheckpointError, FileExistsError, ValueError) as e:
@@ -445,6 +450,8 @@ def train(
     typer.echo(f"{summary['learner_step']} updates, {summary['games']} games in {summary['out']}")
     for key, r in summary.get("league", {}).items():
         typer.echo(f"vs its network of update {key}: {r['wins']} wins, {r['draws']} draws, {r['losses']} losses")
+    for name, r in summary.get("bots", {}).items():
+        typer.echo(f"vs {name}: {r['wins']} wins, {r['draws']} draws, {r['losses']} losses")
     if "eval" in summary:
         e = summary["eval"]
         typer.echo(f"vs {summary['eval_opponent']}: {e['wins']} wins, {e['draws']} draws, {e['losses']} losses ({e['win_rate']:.0%})")

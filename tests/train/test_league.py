@@ -7,7 +7,6 @@ import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -15,12 +14,19 @@ import torch
 
 from deepnash.nn import DeepNashNet, get_preset
 from deepnash.rnad import ScheduleConfig
-from deepnash.train.actor import SelfPlay
+from deepnash.train.actor import GameRecord, SelfPlay
 from deepnash.train.config import TrainConfig, train_preset
 from deepnash.train.league import League
 from deepnash.train.loop import train
 
 torch.set_num_threads(1)
+
+
+def record(side: int, winner: int, rival: int = -1, opponent: str = "") -> GameRecord:
+    """A game record of one decision, for the tallies."""
+    return GameRecord(np.zeros((1, 82, 10, 10), np.float16), np.ones((1, 100), bool), np.zeros(1, np.int8),
+                      np.zeros(1, np.int64), np.full((1, 100), 0.01, np.float32), np.zeros((1, 2), np.float32),
+                      winner, 0, 1, side, rival, opponent)
 
 
 def _net(seed: int) -> DeepNashNet:
@@ -100,8 +106,8 @@ def test_the_league_keeps_its_first_member_and_drops_the_oldest_of_the_others():
 
 def test_the_league_tallies_the_learners_results_against_each_member():
     league = League(2)
-    games = [SimpleNamespace(rival=0, side=0, winner=0), SimpleNamespace(rival=0, side=1, winner=0),
-             SimpleNamespace(rival=4, side=1, winner=-1), SimpleNamespace(rival=-1, side=-1, winner=1)]
+    games = [record(side=0, winner=0, rival=0), record(side=1, winner=0, rival=0), record(side=1, winner=-1, rival=4),
+             record(side=-1, winner=1)]
     assert league.score(games) == pytest.approx((1 + 0 + 0.5) / 3)
     assert league.results == {0: [1, 0, 1], 4: [0, 1, 0]}
     assert league.score(games[3:]) is None

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, replace
 
+from ..agents import make_agent
 from ..nn import NetConfig, get_preset
 from ..rnad import AdamConfig, FineTuneConfig, NeuRDConfig, RNaDConfig, ScheduleConfig
+from .actor import check_shares
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,11 @@ class TrainConfig:
         league_size: the most past networks the league holds: the network the run (or this invocation of it)
             started from, the ``init`` prior for a fresh run, stays; the online network at the start of each
             R-NaD iteration joins, the oldest other member making room.
+        bots: agent specs of the bots the network plays in ``bot_share`` of its games (``turtle`` and
+            ``sure``, the passive bots, teach it to convert a lead); each game draws one, with equal chances.
+        bot_share: the share of games in which the network plays one of ``bots`` instead of itself, on a side
+            drawn at random; only its own side is recorded and learnt from (``docs/rnad.md`` §7, "Games
+            against bots").  0 (the default): none.  With ``league``, the two shares sum to at most 1.
         rnad: the R-NaD learner's configuration (``rnad.hold_reg_iterations`` keeps the regularisation
             policies at the ``init`` network for that many iterations after the first).
     """
@@ -86,6 +93,8 @@ class TrainConfig:
     net_version: int = 2
     league: float = 0.0
     league_size: int = 4
+    bots: tuple[str, ...] = ()
+    bot_share: float = 0.0
     rnad: RNaDConfig = field(default_factory=RNaDConfig)
 
     def __post_init__(self) -> None:
@@ -98,6 +107,9 @@ class TrainConfig:
                 raise ValueError(f"TrainConfig.{name} must be non-negative, got {getattr(self, name)}")
         if not 0.0 <= self.league <= 1.0:
             raise ValueError(f"TrainConfig.league is a share of the games, within [0, 1]; got {self.league}")
+        check_shares(self.league, self.bot_share, self.bots)
+        for spec in self.bots:  # a bad spec fails when the run is configured, not in an actor
+            make_agent(spec)
         if self.value_only and not self.init:
             raise ValueError("value_only evaluates the policy of an --init network: give one")
 
@@ -120,8 +132,9 @@ class TrainConfig:
     @classmethod
     def from_dict(cls, d: dict) -> "TrainConfig":
         """Inverse of ``to_dict``; a config stored without ``net_version`` (before versions) is version 1, one
-        stored without ``league`` (before leagues) is pure self-play."""
+        stored without ``league`` (before leagues) is pure self-play, one without ``bots`` plays none."""
         d = {"net_version": 1, **d}
+        d["bots"] = tuple(d.get("bots", ()))
         r = dict(d["rnad"])
         rnad = RNaDConfig(**{**r, "schedule": ScheduleConfig(**{k: tuple(v) for k, v in r["schedule"].items()}),
                              "adam": AdamConfig(**r["adam"]), "neurd": NeuRDConfig(**r["neurd"]),

@@ -46,7 +46,6 @@ class League:
         for g in games:
             if g.rival < 0:
                 continue
-            outcome = 1 if g.winner < 0 else (0 if g.winner == g.side else 2)
-            self.results.setdefault(g.rival, [0, 0, 0])[outcome] += 1
-            points.append((2 - outcome) / 2)
+            self.results.setdefault(g.rival, [0, 0, 0])[g.outcome] += 1
+            points.append((2 - g.outcome) / 2)
         return float(np.mean(points)) if points else None

@@ -32,6 +32,7 @@ from ..rnad import RNaDLearner
 from . import distributed
 from .actor import self_play_setups
 from .batch import to_trajectory
+from .bot_rival import tally_bots
 from .config import TrainConfig
 from .evaluate import network_versus
 from .league import League
@@ -216,7 +217,8 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
         ``network_versus`` against ``cfg.eval_opponent``, named under ``eval_opponent``, by the online
         and the target network) and ``best_win_rate``, the rate of the run's best-evaluated network,
         kept in ``out/best``; with ``cfg.league``, ``league``: the learner's wins, draws and losses against
-        each past network of its league, keyed by the learner step it was taken at (``train.league``).
+        each past network of its league, keyed by the learner step it was taken at (``train.league``); with
+        ``cfg.bots``, ``bots``: its wins, draws and losses against each bot, keyed by its spec.
 
     Raises:
         CheckpointError: ``resume`` and the checkpoint (or ``out/best``) is missing or corrupt (nothing is
@@ -253,6 +255,7 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
     seed = cfg.seed + 1_000_003 * counters.learner_step + 7 * rank.rank
     source = (ActorPool(learner.theta, cfg, seed) if cfg.actors else LocalGames(learner.theta, cfg, seed, dev))
     league = League(cfg.league_size)
+    bot_results: dict[str, list[int]] = {}  # bot spec -> the learner's [wins, draws, losses] against it
     iteration = learner.schedule().iteration
     if cfg.league:
         league.join(counters.learner_step, learner.theta)
@@ -312,6 +315,7 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
             league_score = league.score(games)
             if league_score is not None:
                 scalars["league/score"] = league_score
+            scalars.update({f"bots/{name}": score for name, score in tally_bots(bot_results, games).items()})
             runlog.scalars(counters.learner_step, scalars)
             runlog.progress(counters.learner_step, counters.games, sps * rank.world,
                             f"critic {metrics['loss_critic']:.3f}")
@@ -342,6 +346,8 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
     if cfg.league:
         summary["league"] = {str(key): dict(zip(("wins", "draws", "losses"), wdl))
                              for key, wdl in league.results.items()}
+    if cfg.bots:
+        summary["bots"] = {name: dict(zip(("wins", "draws", "losses"), wdl)) for name, wdl in bot_results.items()}
     if final_eval:
         summary.update(eval=final_eval["online"], eval_target=final_eval["target"], eval_opponent=cfg.eval_opponent,
                        best_win_rate=best)

@@ -5,7 +5,7 @@ private copy of the network and push finished games into a queue of at most
 ``queue_games`` games (a full queue makes the actors wait).  The learner
 publishes its weights into shared memory every ``sync_every`` updates; actors
 pick up a new version between steps.  The league's past networks (``TrainConfig.league``)
-travel the same way.  Source: ``docs/rnad.md`` §7.
+travel the same way; each actor makes its own bots (``TrainConfig.bots``).  Source: ``docs/rnad.md`` §7.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ class LocalGames:
     def __init__(self, net: nn.Module, cfg: TrainConfig, seed: int, device: torch.device):
         self.net = copy.deepcopy(net).requires_grad_(False).eval()
         self.selfplay = SelfPlay(self.net, cfg.variant, cfg.envs, seed, cfg.max_steps, device,
-                                 self_play_setups(cfg.setups, cfg.variant), cfg.league)
+                                 self_play_setups(cfg.setups, cfg.variant), cfg.league, cfg.bots, cfg.bot_share)
         self._spare: list[GameRecord] = []
 
     def set_league(self, members: list[tuple[int, nn.Module]]) -> None:
@@ -62,7 +62,8 @@ def _actor_main(index: int, cfg: TrainConfig, shared: nn.Module, version, lock, 
     net = copy.deepcopy(shared).eval()
     seen = league_seen = -1
     selfplay = SelfPlay(net, cfg.variant, cfg.envs, seed + 7919 * (index + 1), cfg.max_steps,
-                        setups=self_play_setups(cfg.setups, cfg.variant), league_share=cfg.league)
+                        setups=self_play_setups(cfg.setups, cfg.variant), league_share=cfg.league, bots=cfg.bots,
+                        bot_share=cfg.bot_share)
     counted = 0
     while os.getppid() == parent:
         if version.value != seen:
