@@ -23,7 +23,7 @@ from deepnash.train.bot_rival import BotSide, tally_bots
 from deepnash.train.config import TrainConfig, train_preset
 from deepnash.train.loop import train
 
-from test_league import record
+from test_league import check_one_sided, record
 
 torch.set_num_threads(1)
 
@@ -62,16 +62,8 @@ def test_a_bot_game_records_the_learners_side_and_the_bot_follows_the_game():
     play = SelfPlay(_net(), "barrage", 3, seed=4, bots=("turtle",), bot_share=1.0)
     games, ended = _play_checked(play, 4)
     assert ended >= 4
-    sides = set()
-    for g in games:
-        assert g.opponent == "turtle" and g.rival == -1 and g.side in (0, 1)
-        sides.add(g.side)
-        assert (g.player == g.side).all()
-        own_moves = (g.moves + (1 - g.side)) // 2  # Red moves first
-        assert g.steps == 8 + 2 * own_moves, (g.side, g.moves, g.steps)
-        result = 0.0 if g.winner < 0 else (1.0 if g.winner == g.side else -1.0)
-        assert g.rewards[-1, g.side] == result and not g.rewards[:-1].any()
-    assert sides == {0, 1}
+    assert all(g.opponent == "turtle" and g.rival == -1 for g in games)
+    check_one_sided(games)
 
 
 def test_the_bot_deploys_the_setup_it_chose():

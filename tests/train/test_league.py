@@ -29,6 +29,23 @@ def record(side: int, winner: int, rival: int = -1, opponent: str = "") -> GameR
                       winner, 0, 1, side, rival, opponent)
 
 
+def check_one_sided(games: list[GameRecord]) -> None:
+    """Barrage games against a rival, the learner deploying: each records the learner's 8 deployment steps and a
+    selection and a displacement for each of its own moves, every step's player its side, the last step its
+    result; the learner played both colours."""
+    sides = set()
+    for g in games:
+        assert g.side in (0, 1)
+        sides.add(g.side)
+        assert (g.player == g.side).all()
+        own_moves = (g.moves + (1 - g.side)) // 2  # Red moves first
+        assert g.steps == 8 + 2 * own_moves, (g.side, g.moves, g.steps)
+        result = 0.0 if g.winner < 0 else (1.0 if g.winner == g.side else -1.0)
+        assert g.rewards[-1, g.side] == result and not g.rewards[:-1].any()
+        assert np.allclose(g.behaviour.sum(1), 1.0, atol=1e-5)
+    assert sides == {0, 1}
+
+
 def _net(seed: int) -> DeepNashNet:
     torch.manual_seed(seed)
     return DeepNashNet(get_preset("tiny")).eval()
@@ -60,17 +77,8 @@ def test_a_league_game_records_the_learners_side_alone_and_its_rival_plays_the_o
         steps += 1
     assert learner.rows + rival.rows == 4 * steps  # every step of every game was played by one of the two
     assert learner.rows == play.env_steps and rival.rows > 0
-    sides = set()
-    for g in games:
-        assert g.rival == 7 and g.side in (0, 1)
-        sides.add(g.side)
-        assert (g.player == g.side).all()
-        own_moves = (g.moves + (1 - g.side)) // 2  # Red moves first
-        assert g.steps == 8 + 2 * own_moves, (g.side, g.moves, g.steps)
-        result = 0.0 if g.winner < 0 else (1.0 if g.winner == g.side else -1.0)
-        assert g.rewards[-1, g.side] == result and not g.rewards[:-1].any()
-        assert np.allclose(g.behaviour.sum(1), 1.0, atol=1e-5)
-    assert sides == {0, 1}
+    assert all(g.rival == 7 for g in games)
+    check_one_sided(games)
 
 
 def test_without_a_share_or_a_league_every_game_is_self_play():
