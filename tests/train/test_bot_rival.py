@@ -116,15 +116,17 @@ def test_a_bot_that_chooses_an_illegal_move_is_named():
         bot.action(env)
 
 
-def test_bad_bots_and_shares_are_refused():
+def test_bad_bots_and_shares_are_refused(tmp_path):
     with pytest.raises(ValueError, match="no bots"):
         SelfPlay(_net(), "barrage", 1, bot_share=0.5)
-    with pytest.raises(ValueError, match="bot_share"):
+    with pytest.raises(ValueError, match="bot share"):
         SelfPlay(_net(), "barrage", 1, bots=("turtle",), bot_share=1.5)
     with pytest.raises(ValueError, match="sum to"):
         TrainConfig(league=0.6, bots=("turtle",), bot_share=0.6)
+    cfg = TrainConfig(bots=("turtle", "nonsense"), bot_share=0.5)  # a spec is checked when a run starts
     with pytest.raises(AgentSpecError, match="nonsense"):
-        TrainConfig(bots=("nonsense",), bot_share=0.5)
+        train(cfg, tmp_path / "run", steps=1, progress=False)
+    assert not (tmp_path / "run").exists()
 
 
 def test_the_bots_are_tallied_and_stored_with_the_run():

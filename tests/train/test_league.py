@@ -92,9 +92,9 @@ def test_without_a_share_or_a_league_every_game_is_self_play():
 
 
 def test_a_share_outside_zero_to_one_is_refused():
-    with pytest.raises(ValueError, match="league_share"):
+    with pytest.raises(ValueError, match="league share of the games"):
         SelfPlay(_net(0), "barrage", 1, league_share=1.5)
-    with pytest.raises(ValueError, match="league is a share"):
+    with pytest.raises(ValueError, match="league share of the games"):
         TrainConfig(league=-0.1)
     with pytest.raises(ValueError, match="league_size"):
         TrainConfig(league=0.5, league_size=0)

@@ -52,9 +52,9 @@ def check_shares(league_share: float, bot_share: float, bots: Sequence[str]) -> 
     Raises:
         ValueError: a share outside [0, 1], the two summing to more than 1, or ``bot_share`` without ``bots``.
     """
-    for name, share in (("league_share", league_share), ("bot_share", bot_share)):
+    for name, share in (("league", league_share), ("bot", bot_share)):
         if not 0.0 <= share <= 1.0:
-            raise ValueError(f"{name}, a share of the games, must be within [0, 1], got {share}")
+            raise ValueError(f"the {name} share of the games must be within [0, 1], got {share}")
     if league_share + bot_share > 1.0:
         raise ValueError(f"the league's and the bots' shares of the games sum to {league_share + bot_share}, over 1")
     if bot_share > 0 and not bots:

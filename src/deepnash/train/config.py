@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, replace
 
-from ..agents import make_agent
 from ..nn import NetConfig, get_preset
 from ..rnad import AdamConfig, FineTuneConfig, NeuRDConfig, RNaDConfig, ScheduleConfig
 from .actor import check_shares
@@ -105,11 +104,7 @@ class TrainConfig:
         for name in ("actors", "max_steps", "eval_games"):
             if getattr(self, name) < 0:
                 raise ValueError(f"TrainConfig.{name} must be non-negative, got {getattr(self, name)}")
-        if not 0.0 <= self.league <= 1.0:
-            raise ValueError(f"TrainConfig.league is a share of the games, within [0, 1]; got {self.league}")
         check_shares(self.league, self.bot_share, self.bots)
-        for spec in self.bots:  # a bad spec fails when the run is configured, not in an actor
-            make_agent(spec)
         if self.value_only and not self.init:
             raise ValueError("value_only evaluates the policy of an --init network: give one")
 

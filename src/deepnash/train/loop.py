@@ -225,14 +225,15 @@ def train(cfg: TrainConfig, out: str | Path, *, steps: int | None = None, minute
             written then).
         FileExistsError: a fresh run into a directory that already holds checkpoints.
         ValueError: neither ``steps`` nor ``minutes`` given.
-        AgentSpecError: ``cfg.eval_opponent`` is not an agent spec (before anything is written).
+        AgentSpecError: ``cfg.eval_opponent`` or one of ``cfg.bots`` is not an agent spec (before anything is
+            written).
         ValueError: ``cfg.eval_setup`` or ``cfg.setups`` is not a setup source or has no setups for the
             variant (likewise).
     """
     if steps is None and minutes is None:
         raise ValueError("give steps or minutes (or both) to bound the run")
-    if cfg.eval_opponent != "random":  # a bad spec or setup source fails now, not at the first evaluation
-        make_agent(cfg.eval_opponent)
+    for spec in dict.fromkeys((cfg.eval_opponent, *cfg.bots)):  # a bad spec fails now, not at the first
+        make_agent(spec)                                            # evaluation or in an actor
     if check_setup_source(cfg.eval_setup) != "own":
         draw_setup(cfg.eval_setup, get_variant(cfg.variant), 0, np.random.default_rng(0))
     self_play_setups(cfg.setups, cfg.variant)
