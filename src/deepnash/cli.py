@@ -537,6 +537,9 @@ def pretrain(
     value_only: bool = typer.Option(False, help="train the value head alone (from fresh weights) on the games' "
                                                 "results; the policy stays as --init left it"),
     net_version: int = _NET_VERSION,
+    value_teacher: list[str] = typer.Option(None, help="records (e.g. an arena folder of the agent's own games) "
+                                                       "read beside RECORDS whose value targets are the --init "
+                                                       "network's value, not their results (repeatable)"),
     threads: int = typer.Option(1, help="torch CPU threads"),
     progress: bool = _PROGRESS,
     as_json: bool = _JSON_SUMMARY,
@@ -547,7 +550,8 @@ def pretrain(
     summary = _records_run(
         run_pretrain, resume_pretrain_config,
         lambda: PretrainConfig(net=preset, variant=variant, seed=seed, value_only=value_only,
-                               init=_init_path(init, variant), **_given(net_version=net_version)),
+                               init=_init_path(init, variant), **_given(net_version=net_version),
+                               value_teacher=tuple(str(Path(r).resolve()) for r in value_teacher or ())),
         "pretrain__", records, out, resume, threads, dict(
             batch_size=batch_size, learning_rate=lr, validation=validation, eval_games=eval_games, slots=slots,
             sample=sample, eval_minutes=eval_minutes, checkpoint_minutes=checkpoint_minutes, mirror=mirror,

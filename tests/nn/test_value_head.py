@@ -38,7 +38,7 @@ def test_a_stored_configuration_without_a_version_is_version_one():
         NetConfig.from_dict({**tiny.to_dict(), "wings": 2})
 
 
-@pytest.mark.parametrize("path", [OLD, SHIPPED_DIR / "barrage"])
+@pytest.mark.parametrize("path", [OLD, OLD.parent / "barrage-rnad-network"])
 def test_checkpoints_written_before_versions_load_as_version_one(path):
     net, meta = load_network(path)
     assert "version" not in meta["net"] and net.config.version == 1
@@ -47,8 +47,9 @@ def test_checkpoints_written_before_versions_load_as_version_one(path):
         net.value_logits(torch.zeros(1, 82, 10, 10))
 
 
-def test_the_shipped_classic_network_is_version_three():
-    net, meta = load_network(SHIPPED_DIR / "classic")
+@pytest.mark.parametrize("variant", ["classic", "barrage"])
+def test_the_shipped_networks_are_version_three(variant):
+    net, meta = load_network(SHIPPED_DIR / variant)
     assert meta["net"]["version"] == 3 and net.config.version == 3
     assert tuple(net.value_out.weight.shape) == (3, 100 + MATERIAL_FEATURES + MATERIAL_HIDDEN)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -19,10 +20,10 @@ from deepnash.env.planes import P_PRIVATE
 from deepnash.game import Game, get_variant
 from deepnash.infostate.observe import observe_view
 from deepnash.nn import DeepNashNet, get_preset
-from deepnash.nn.checkpoint import load_checkpoint
+from deepnash.nn.checkpoint import load_checkpoint, save_agent
 from deepnash.train.human import DEPLOY, DISPLACE, SELECT, HumanDecisions, load_games, split_games
 from deepnash.train.config import PRIOR_NEURD_BETA, train_preset
-from deepnash.train.pretrain import PretrainConfig, imitation_metrics, mirror_batch, pretrain, value_loss
+from deepnash.train.pretrain import PretrainConfig, imitation_metrics, mirror_batch, pretrain, value_loss, value_targets
 
 torch.set_num_threads(1)
 SAMPLE = Path(__file__).parent / "data" / "gravon-sample.zip"  # 12 Classic and 4 Barrage games of 2014-3
@@ -290,6 +291,57 @@ def test_value_only_training_moves_the_value_head_alone(pretrained, classic, tmp
                  tmp_path / "other", steps=1, progress=False)
 
 
+def test_value_targets_are_results_or_the_teachers_value():
+    """Decisions not taught learn their result's one-hot; taught ones the teacher's win/draw/loss
+    probabilities, or ``((1 + v) / 2, 0, (1 - v) / 2)`` from a scalar teacher; a scalar student its ``v``."""
+    torch.manual_seed(3)
+    obs = torch.rand(6, 82, 10, 10)
+    result = torch.tensor([1.0, -1.0, 0.0, 1.0, -1.0, 0.0])
+    taught = torch.tensor([False, False, False, True, True, True])
+    wdl_teacher = DeepNashNet(get_preset("tiny")).eval()
+    scalar_teacher = DeepNashNet(replace(get_preset("tiny"), version=1)).eval()
+    out = value_targets(result, obs, taught, wdl_teacher, student_version=3)
+    assert torch.equal(out[:3], torch.tensor([[1.0, 0, 0], [0, 0, 1], [0, 1, 0]]))
+    with torch.no_grad():
+        assert torch.allclose(out[3:], wdl_teacher.value_logits(obs[3:])[1].softmax(1))
+        v = scalar_teacher.value(obs[3:])
+    assert torch.allclose(out.sum(1), torch.ones(6))
+    out = value_targets(result, obs, taught, scalar_teacher, student_version=2)
+    assert torch.allclose(out[3:], torch.stack([(1 + v) / 2, torch.zeros(3), (1 - v) / 2], 1))
+    out = value_targets(result, obs, taught, scalar_teacher, student_version=1)
+    assert torch.equal(out[:3], result[:3]) and torch.allclose(out[3:], v)
+    assert float(value_loss(torch.zeros(6, 3), value_targets(result, obs, taught, wdl_teacher, 3))) == \
+        pytest.approx(np.log(3), abs=1e-6)
+
+
+def test_value_teacher_games_teach_the_init_networks_value(pretrained, classic, tmp_path):
+    """Games read through ``value_teacher`` teach the value of the ``init`` network (distillation), not
+    their results: from a teacher that thinks the player to move is winning (above +0.6 where the
+    games' results average about 0), a fresh value head refitted on those games alone ends close to the
+    teacher's value, and a head refitted on the same games' results does not."""
+    start, _ = pretrained
+    teacher = load_network(start)[0].eval()
+    with torch.no_grad():
+        teacher.value_out.bias.copy_(torch.tensor([2.0, 0.0, -2.0]))
+    save_agent(tmp_path / "teacher", 1, teacher.state_dict(), {"net": teacher.config.to_dict(), "variant": "classic"})
+    common = dict(net="tiny", variant="classic", batch_size=128, learning_rate=3e-3, validation=0.0, slots=8,
+                  sample=1.0, buffer=2048, eval_games=0, random_games=0, init=str(tmp_path / "teacher"),
+                  value_only=True, seed=5)
+    with pytest.raises(ValueError, match="needs init"):
+        PretrainConfig(net="tiny", value_teacher=(str(SAMPLE),))
+    pretrain(PretrainConfig(**common, value_teacher=(str(SAMPLE),)), [], tmp_path / "taught", steps=40,
+             progress=False)
+    pretrain(PretrainConfig(**common), classic, tmp_path / "results", steps=40, progress=False)
+    x = next(iter(HumanDecisions(classic, "classic", batch_size=4096, slots=12, shuffle=False)))
+    obs = torch.from_numpy(x.obs)
+    with torch.no_grad():
+        target = teacher.value(obs)
+        gap = {name: float((load_network(tmp_path / name)[0].eval().value(obs) - target).abs().mean())
+               for name in ("taught", "results")}
+    assert float(target.mean()) > 0.6 and abs(float(torch.from_numpy(x.value).mean())) < 0.2
+    assert gap["taught"] < 0.15 < 0.5 < gap["results"]
+
+
 def test_pretraining_lowers_the_loss_and_beats_a_uniform_policy(pretrained, classic):
     out, summary = pretrained
     assert summary["step"] == 60 and summary["decisions"] == 60 * 128
@@ -340,6 +392,15 @@ def test_pretrain_and_move_match_commands(tmp_path):
     bad = CliRunner().invoke(app, ["move-match", "random", str(SAMPLE)])
     assert bad.exit_code == 2 and "not a network agent" in bad.output
     missing = CliRunner().invoke(app, ["pretrain", str(tmp_path / "nothing"), "--steps", "1"])
+    assert missing.exit_code == 2 and "no such file" in missing.output
+    taught = ["pretrain", str(BROKEN.parent), "--variant", "barrage", "--init", str(out), "--value-only", "--steps",
+              "2", "--batch-size", "64", "--random-games", "0", "--json", "--no-progress", "--value-teacher"]
+    r = CliRunner().invoke(app, [*taught, str(SAMPLE), "--out", str(tmp_path / "taught")])
+    assert r.exit_code == 0, r.output
+    games = json.loads(r.stdout)["train_games"] + json.loads(r.stdout)["validation_games"]
+    assert games == len(load_games(BROKEN.parent, "barrage")) + 4  # the records' and the teacher's four
+    assert load_checkpoint(tmp_path / "taught").meta["config"]["value_teacher"] == [str(SAMPLE.resolve())]
+    missing = CliRunner().invoke(app, [*taught, str(tmp_path / "nothing"), "--out", str(tmp_path / "none")])
     assert missing.exit_code == 2 and "no such file" in missing.output
 
 

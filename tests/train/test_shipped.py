@@ -18,7 +18,8 @@ torch.set_num_threads(1)
 
 #: Networks shipped before, kept to remake the figures measured on them (the variant's TRAINING.md names each).
 KEPT_DIR = Path(__file__).resolve().parents[1] / "testtime" / "data"
-KEPT = [(KEPT_DIR / "barrage-network", "barrage"), (KEPT_DIR / "classic-network", "classic")]
+KEPT = [(KEPT_DIR / "barrage-network", "barrage"), (KEPT_DIR / "barrage-rnad-network", "barrage"),
+        (KEPT_DIR / "classic-network", "classic")]
 
 
 @pytest.mark.parametrize("path, variant", [(SHIPPED_DIR / "barrage", "barrage"), (SHIPPED_DIR / "classic", "classic"), *KEPT])
@@ -31,6 +32,18 @@ def test_shipped_and_kept_checkpoints_are_intact_and_documented(path, variant):
         assert f"tests/testtime/data/{path.name}" in training.read_text()
     else:
         assert training.is_file()
+
+
+def test_shipped_barrage_policy_is_the_kept_r_nad_networks():
+    """The shipped Barrage network is the R-NaD network kept in ``barrage-rnad-network`` with a refitted
+    value head (TRAINING.md): every torso and policy weight bit for bit, a version-3 value head of its own."""
+    shipped, kept = load_checkpoint(SHIPPED_DIR / "barrage"), load_checkpoint(KEPT_DIR / "barrage-rnad-network")
+    assert shipped.meta["net"]["version"] == 3 and kept.meta["net"].get("version", 1) == 1
+    ours, theirs = shipped.groups["online"], kept.groups["online"]
+    value = ("value_head.", "value_out.", "material_hidden.")
+    policy = [k for k in theirs if not k.startswith(value)]
+    assert len(policy) > 10 and all(torch.equal(ours[k], theirs[k]) for k in policy)
+    assert ours["value_out.weight"].shape[0] == 3 and theirs["value_out.weight"].shape[0] == 1  # win/draw/loss, scalar
 
 
 def test_shipped_spec_plays_with_every_test_time_layer():

@@ -26,10 +26,11 @@ import torch
 from torch.nn import functional as F
 
 from .. import __version__
+from ..agents.network_agent import load_network
 from ..nn import DeepNashNet, NetConfig, get_preset, masked_log_policy
 from ..nn.checkpoint import starting_weights
 from .evaluate import versus_random
-from .human import DISPLACE, PHASE_NAMES, SELECT, DecisionBatch, HumanDecisions, HumanGame
+from .human import DISPLACE, PHASE_NAMES, SELECT, DecisionBatch, HumanDecisions, HumanGame, load_games
 from .logs import RunLog
 from .supervised import RecordsRunConfig, RunCounters, load_run, restore_run, run_updates, save_run, split_run
 
@@ -55,6 +56,10 @@ class PretrainConfig(RecordsRunConfig):
             value head starts from fresh random weights.
         net_version: the network version (``NetConfig.version``: 2, the win/draw/loss value head; 3, the
             same reading the material counts too; 1, the scalar one).  A run stored without one is version 1.
+        value_teacher: records (files, zips, folders; absolute paths) read beside ``records`` whose decisions
+            teach the value what the ``init`` network's value says of them instead of their games' results
+            (value distillation; ``value_targets``): e.g. the agent's own games, which reach the positions its
+            search's rollouts reach, where people's results say nothing.  Needs ``init``.
     """
 
     net: str = "tiny"
@@ -63,12 +68,15 @@ class PretrainConfig(RecordsRunConfig):
     init: str | None = None
     value_only: bool = False
     net_version: int = 2
+    value_teacher: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         super().__post_init__()
         self.net_config  # an unknown preset or version raises here
         if self.random_games < 0 or self.value_weight < 0:
             raise ValueError("PretrainConfig: random_games and value_weight must be >= 0")
+        if self.value_teacher and not self.init:
+            raise ValueError("PretrainConfig: value_teacher needs init, the network whose value teaches")
 
     @property
     def net_config(self) -> NetConfig:
@@ -98,18 +106,54 @@ def policy_loss(logits: torch.Tensor, mask: torch.Tensor, target: torch.Tensor) 
     return -torch.logsumexp(log_policy.masked_fill(~target, float("-inf")), dim=1)
 
 
-def value_loss(value: torch.Tensor, result: torch.Tensor) -> torch.Tensor:
-    """The value head's loss on the games' results ``float32[N]`` (+1 won, 0 drawn, -1 lost for the player
-    to move): the mean cross-entropy of win/draw/loss logits ``float32[N, 3]`` (version 2), or the mean
-    squared error of a scalar ``float32[N]`` (version 1)."""
+def value_loss(value: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """The value head's loss: the mean cross-entropy of win/draw/loss logits ``float32[N, 3]`` (version 2 and
+    later), or the mean squared error of a scalar ``float32[N]`` (version 1).
+
+    Args:
+        target: the games' results ``float32[N]`` (+1 won, 0 drawn, -1 lost for the player to move), or for
+            win/draw/loss logits also the probabilities ``float32[N, 3]`` to learn (``value_targets``).
+    """
     if value.dim() == 1:
-        return F.mse_loss(value, result)
-    return F.cross_entropy(value, (1 - result).round().long())  # +1 -> 0 (win), 0 -> 1 (draw), -1 -> 2 (loss)
+        return F.mse_loss(value, target)
+    if target.dim() == 2:
+        return F.cross_entropy(value, target)
+    return F.cross_entropy(value, (1 - target).round().long())  # +1 -> 0 (win), 0 -> 1 (draw), -1 -> 2 (loss)
+
+
+@torch.no_grad()
+def value_targets(result: torch.Tensor, obs: torch.Tensor, taught: torch.Tensor, teacher: DeepNashNet,
+                  student_version: int) -> torch.Tensor:
+    """The value targets of a batch whose decisions ``taught`` (``bool[N]``) learn the ``teacher``'s value
+    (value distillation, Hinton et al. 2015) and the others their games' ``result`` (``float32[N]``).
+
+    For a version-1 (scalar) student: ``float32[N]``, the teacher's value ``P(win) - P(loss)`` on the taught rows.
+    For a win/draw/loss student: ``float32[N, 3]`` probabilities: a result's one-hot, the teacher's
+    win/draw/loss probabilities, or from a version-1 teacher's scalar ``v``: ``((1 + v) / 2, 0, (1 - v) / 2)``.
+    ``obs`` (``float32[N, 82, 10, 10]``) is what both networks see.
+    """
+    rows = torch.nonzero(taught).squeeze(1)
+    if student_version == 1:
+        out = result.clone()
+        if rows.numel():
+            out[rows] = teacher.value(obs[rows]).float()
+        return out
+    out = F.one_hot((1 - result).round().long(), 3).float()
+    if rows.numel():
+        if teacher.config.version == 1:
+            v = teacher.value(obs[rows]).float().clamp(-1, 1)
+            out[rows] = torch.stack([(1 + v) / 2, torch.zeros_like(v), (1 - v) / 2], 1)
+        else:
+            out[rows] = teacher.value_logits(obs[rows])[1].float().softmax(1)
+    return out
 
 
 def bc_update(net: DeepNashNet, opt: torch.optim.Optimizer, batch: DecisionBatch, cfg: PretrainConfig,
-              device: torch.device) -> dict[str, float]:
+              device: torch.device, teacher: tuple[DeepNashNet, np.ndarray] | None = None) -> dict[str, float]:
     """One behaviour-cloning update on ``batch`` (mirroring a random half when ``cfg.mirror``).
+
+    ``teacher``: ``(network, bool[games])``: the decisions of the stream's games marked true learn the
+    network's value instead of their results (``value_targets``).
 
     Returns:
         ``{"policy": mean cross-entropy of the human actions, "value": the value loss}``: for a version-2
@@ -122,6 +166,9 @@ def bc_update(net: DeepNashNet, opt: torch.optim.Optimizer, batch: DecisionBatch
     if cfg.mirror:
         mirror_batch(obs, mask, target, torch.nonzero(torch.rand(len(batch)) < 0.5).squeeze(1).to(device))
     result = torch.from_numpy(batch.value).to(device)
+    if teacher is not None:
+        taught = torch.from_numpy(teacher[1][batch.game]).to(device)
+        result = value_targets(result, obs, taught, teacher[0], net.config.version)
     logits, value = net(obs) if net.config.version == 1 else net.value_logits(obs)
     lp = policy_loss(logits, mask, target).mean()
     lv = value_loss(value, result)
@@ -258,7 +305,8 @@ def pretrain(cfg: PretrainConfig, games: list[HumanGame], out: str | Path, *, st
 
     Args:
         cfg: the run's configuration (on resume: ``resume_pretrain_config(out)``).
-        games: every usable game of ``cfg.variant``; split here into training and validation.
+        games: every usable game of ``cfg.variant``; split here into training and validation, with the games
+            of ``cfg.value_teacher`` (read here), whose value targets come from the ``cfg.init`` network.
         out: the run directory (checkpoints, ``tb/``); an agent, ``checkpoint:OUT``.
         steps, minutes: bounds (at least one).
         resume: continue the run in ``out`` (the stream starts a fresh shuffle).
@@ -275,9 +323,12 @@ def pretrain(cfg: PretrainConfig, games: list[HumanGame], out: str | Path, *, st
     Raises:
         ValueError: no bound, or no training games.
         FileExistsError: a fresh run into a directory that holds checkpoints.
-        CheckpointError: ``resume`` and the checkpoint is missing, corrupt or not a pretraining one.
+        CheckpointError: ``resume`` and the checkpoint is missing, corrupt or not a pretraining one, or
+            ``cfg.value_teacher`` and the ``cfg.init`` checkpoint is.
+        FileNotFoundError: a ``cfg.value_teacher`` path that does not exist.
     """
-    out, train_games, val_games = split_run(cfg, games, out, steps, minutes, resume)
+    taught = load_games(list(cfg.value_teacher), cfg.variant) if cfg.value_teacher else []
+    out, train_games, val_games = split_run(cfg, games + taught, out, steps, minutes, resume)
     dev = torch.device(device)
     torch.manual_seed(cfg.seed)
     net = DeepNashNet(cfg.net_config).to(dev)
@@ -295,6 +346,10 @@ def pretrain(cfg: PretrainConfig, games: list[HumanGame], out: str | Path, *, st
                             buffer=cfg.buffer, epochs=None, seed=cfg.seed + 7919 * counters.step,
                             sample=cfg.sample)
     stream = iter(source)
+    teacher = None
+    if taught:
+        ids = set(map(id, taught))
+        teacher = (load_network(cfg.init)[0].to(dev).eval(), np.array([id(g) in ids for g in train_games]))
     vs_random = {}
     if cfg.random_games:
         vs_random["before"] = versus_random(net, cfg.variant, cfg.random_games, seed=cfg.seed)
@@ -302,7 +357,7 @@ def pretrain(cfg: PretrainConfig, games: list[HumanGame], out: str | Path, *, st
 
     def update() -> tuple[int, dict[str, float]]:
         batch = next(stream)
-        return len(batch), bc_update(net, opt, batch, cfg, dev)
+        return len(batch), bc_update(net, opt, batch, cfg, dev, teacher)
 
     net.train()
     losses, evaluation = run_updates(
