@@ -2,7 +2,9 @@
 
 The network learns what people played: each policy head by the cross-entropy
 of the human action under the legal-action mask, the value head by the
-squared error to the game's result.  A deployment step's "human action" is
+cross-entropy of its win/draw/loss logits on the game's result (the squared
+error of a version-1 scalar), or on the ``init`` network's value for the games
+of ``PretrainConfig.value_teacher`` (value distillation).  A deployment step's "human action" is
 the set of squares of the recorded setup that hold the type being placed
 (``train.human``), so its loss is ``-log`` of the probability the policy gives
 that set.  Decisions come from ``train.human.HumanDecisions``; with ``mirror``
