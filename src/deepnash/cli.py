@@ -860,6 +860,9 @@ def export(
     run: str = typer.Argument(..., help="a training run directory (its latest checkpoint) or a checkpoint directory"),
     out: str = typer.Argument(..., help="the agent's directory, then playable as checkpoint:OUT"),
     weights: str = typer.Option("online", help="which network: online, target, reg, reg_prev"),
+    mirror_value: bool = typer.Option(None, "--mirror-value/--no-mirror-value",
+                                      help="the agent's value reads each position and its left-right mirror and "
+                                           "takes the mean (default: as the run has it)"),
 ) -> None:
     """Export one network of a training run as a compact agent checkpoint (no optimiser, no other networks);
     a belief network's run (deepnash pretrain-belief) as a compact belief network."""
@@ -867,7 +870,7 @@ def export(
     from .nn.checkpoint import CheckpointError, export_agent, load_checkpoint
 
     try:
-        path = export_agent(run, out, weights)
+        path = export_agent(run, out, weights, mirror_value)
     except (CheckpointError, FileExistsError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None

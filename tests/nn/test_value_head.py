@@ -66,6 +66,45 @@ def test_the_scalar_value_of_version_two_is_p_win_minus_p_loss(version):
     assert torch.allclose(net.value(obs), value)
 
 
+@pytest.mark.parametrize("version", [1, 3])
+def test_a_mirrored_value_is_the_mean_over_the_board_and_its_mirror(version):
+    """``NetConfig.mirror_value``: the value read for play is the mean over the position and its left-right
+    mirror, so it is the same for both (the board's symmetry), while training's paths see the position as given."""
+    torch.manual_seed(0)
+    plain = DeepNashNet(replace(get_preset("tiny"), version=version)).eval()
+    with torch.no_grad():  # a fresh version-3 read-out ignores the squares: give them weight, as training does
+        plain.value_out.weight.normal_(0, 0.3)
+    mirrored = DeepNashNet(replace(plain.config, mirror_value=True)).eval()
+    mirrored.load_state_dict(plain.state_dict())
+    obs = torch.rand(6, 82, 10, 10)
+    obs[:, 79:] = 0
+    flipped = obs.flip(3)
+    v, v_flipped = plain.value(obs), plain.value(flipped)
+    assert (v - v_flipped).abs().max() > 1e-3  # the network alone is not symmetric
+    assert torch.allclose(mirrored.value(obs), (v + v_flipped) / 2, atol=1e-6)
+    assert torch.allclose(mirrored.value(flipped), mirrored.value(obs), atol=1e-6)
+    assert torch.equal(mirrored(obs)[1], plain(obs)[1])  # forward, which training reads, is unchanged
+    if version == 1:
+        with pytest.raises(ValueError, match="no win/draw/loss probabilities"):
+            mirrored.value_probabilities(obs)
+        return
+    p = mirrored.value_probabilities(obs)
+    assert torch.allclose(p.sum(1), torch.ones(6)) and torch.allclose(p[:, 0] - p[:, 2], mirrored.value(obs), atol=1e-6)
+    assert torch.allclose(plain.value_probabilities(obs), torch.softmax(plain.value_logits(obs)[1], 1), atol=1e-6)
+    assert NetConfig.from_dict({k: v for k, v in plain.config.to_dict().items() if k != "mirror_value"}) == plain.config
+
+
+def test_the_shipped_classic_value_reads_the_board_and_its_mirror():
+    """``shipped:classic``'s value is averaged over the mirror (docs/results.md, "What the value knows"),
+    ``shipped:barrage``'s is not (averaging did not help it); a mirrored network starts a run of its preset."""
+    classic, _ = load_network(SHIPPED_DIR / "classic")
+    barrage, _ = load_network(SHIPPED_DIR / "barrage")
+    assert classic.config.mirror_value and not barrage.config.mirror_value
+    weights = starting_weights(SHIPPED_DIR / "classic", get_preset("small").to_dict() | {"version": 3}, "small",
+                               "classic")
+    assert all(torch.equal(weights[k], v) for k, v in classic.state_dict().items())
+
+
 def test_versions_never_mix_silently(tmp_path):
     """A version-2 network's weights under a manifest that says version 1 are refused, naming the version."""
     net = DeepNashNet(get_preset("tiny"))

@@ -122,6 +122,9 @@ def test_the_commands_train_a_belief_and_score_it(tmp_path):
     assert other.returncode == 2 and "a barrage setup library, not classic" in other.stderr
     exported = subprocess.run([*cli, "export", str(run), str(tmp_path / "compact")], capture_output=True, text=True)
     assert exported.returncode == 0 and "belief=" in exported.stdout
+    mirrored = subprocess.run([*cli, "export", str(run), str(tmp_path / "mirrored"), "--mirror-value"],
+                              capture_output=True, text=True)
+    assert mirrored.returncode == 2 and "holds no DeepNash network" in mirrored.stderr
     assert load_belief(tmp_path / "compact")[1]["counters"]["step"] == 3
     wrong = subprocess.run([*cli, "value-check", f"checkpoint:{network}", str(BARRAGE_GAMES), "--variant", "barrage",
                             "--games", "2", "--belief", str(network)], capture_output=True, text=True, timeout=600)

@@ -86,6 +86,14 @@ def test_existing_run_and_corrupt_checkpoint_are_refused_and_left_alone(tmp_path
     assert set(load_checkpoint(agent).groups) == {"online"}
     res = subprocess.run(DEEPNASH + ["export", str(out), str(agent)], capture_output=True, text=True, timeout=60)
     assert res.returncode == 2 and "already holds" in res.stderr
+    mirrored = tmp_path / "mirrored"  # the value read over the board and its mirror; the weights untouched
+    res = subprocess.run(DEEPNASH + ["export", str(out), str(mirrored), "--mirror-value"], capture_output=True,
+                         text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    assert load_checkpoint(mirrored).meta["net"]["mirror_value"]
+    assert "mirror_value" not in load_checkpoint(agent).meta["net"]  # unset: readable by a deepnash without it
+    assert (load_checkpoint(mirrored).path / "online.safetensors").read_bytes() == \
+        (load_checkpoint(agent).path / "online.safetensors").read_bytes()
     ckpt = load_checkpoint(out).path
     weights = ckpt / "online.safetensors"
     weights.write_bytes(weights.read_bytes()[: weights.stat().st_size // 2])

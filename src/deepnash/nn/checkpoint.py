@@ -249,7 +249,8 @@ def save_agent(dst: str | Path, step: int, network: dict[str, torch.Tensor], met
     return save_checkpoint(dst, step, {"online": network}, meta, keep=1)
 
 
-def export_agent(src: str | Path, dst: str | Path, weights: str = "online") -> Path:
+def export_agent(src: str | Path, dst: str | Path, weights: str = "online",
+                 mirror_value: bool | None = None) -> Path:
     """Write one network of a training checkpoint as a compact agent checkpoint (for ``checkpoint:DIR``).
 
     The export holds the ``weights`` network under ``online`` and the source's metadata minus the
@@ -260,12 +261,14 @@ def export_agent(src: str | Path, dst: str | Path, weights: str = "online") -> P
         src: a run directory (its latest checkpoint) or a checkpoint directory.
         dst: the agent's directory (created; must not already hold a checkpoint).
         weights: which network: ``online`` (the one self-play uses), ``target``, ``reg``...
+        mirror_value: set ``NetConfig.mirror_value`` in the export (``None``: as the source has it).
 
     Returns:
         The written checkpoint directory (inside ``dst``).
 
     Raises:
-        CheckpointError: ``src`` is missing or corrupt, or lacks ``weights``.
+        CheckpointError: ``src`` is missing or corrupt, or lacks ``weights``, or ``mirror_value`` is given for
+            a checkpoint that holds no ``DeepNashNet`` (a belief network).
         FileExistsError: ``dst`` already holds a checkpoint.
     """
     ck = load_checkpoint(src)
@@ -275,6 +278,10 @@ def export_agent(src: str | Path, dst: str | Path, weights: str = "online") -> P
         raise FileExistsError(f"{dst} already holds a checkpoint")
     meta = {k: v for k, v in ck.meta.items() if k != "optimizer"}
     meta["exported_from"] = {"checkpoint": ck.path.name, "weights": weights}
+    if mirror_value is not None:
+        if "net" not in meta or meta.get("kind") == "belief":
+            raise CheckpointError(f"{ck.path}: holds no DeepNash network, whose value mirror_value would set")
+        meta["net"] = {**meta["net"], "mirror_value": mirror_value}
     counters = meta.get("counters", {})
     step = int(counters.get("learner_step", counters.get("step", 0)))  # R-NaD updates, or pretraining updates
     return save_agent(dst, step, ck.groups[weights], meta)
@@ -308,7 +315,7 @@ def starting_weights(path: str | Path, net: dict, preset: str, variant: str,
     theirs, ours = NetConfig.from_dict(ck.meta.get("net", {})), NetConfig.from_dict(net)
     if ck.meta.get("variant", variant) != variant:
         raise ValueError(f"{ck.path} was trained on {ck.meta['variant']}, this run plays {variant}")
-    if replace(theirs, version=ours.version) != ours:
+    if replace(theirs, version=ours.version, mirror_value=ours.mirror_value) != ours:
         raise ValueError(f"{ck.path} holds a network of another shape than the {preset!r} preset "
                          f"({ck.meta.get('net')}); pass the preset it was trained with")
     weights = ck.groups["online"]

@@ -35,6 +35,11 @@ class NetConfig:
             observation states (``network.MATERIAL_FEATURES``), so that counting pieces is one linear
             map away.  A configuration stored without a version is version 1 (``from_dict``): every
             checkpoint written before versions existed.
+        mirror_value: the value read for play and scoring (``DeepNashNet.value`` and ``value_probabilities``)
+            is the mean over the position and its left-right mirror, the board's one symmetry (test-time
+            augmentation, as AlphaGo averaged over the Go board's eight).  Not a shape: the weights are the
+            same, ``forward`` and ``value_logits`` (what training reads) see the position as given, and
+            ``deepnash export --mirror-value`` sets it on an exported agent.
     """
 
     channels: int = 256
@@ -45,6 +50,7 @@ class NetConfig:
     head_outer: int = 1
     relu_logits: bool = False
     version: int = 2
+    mirror_value: bool = False
 
     def __post_init__(self) -> None:
         if self.version not in NET_VERSIONS:
@@ -57,8 +63,12 @@ class NetConfig:
                 raise ValueError(f"NetConfig.{name} must be non-negative, got {getattr(self, name)}")
 
     def to_dict(self) -> dict:
-        """The fields as a JSON-ready dict (``from_dict`` reads it back)."""
-        return asdict(self)
+        """The fields as a JSON-ready dict (``from_dict`` reads it back); ``mirror_value`` only where set, so
+        that a deepnash written before it reads every checkpoint it would read the same way."""
+        d = asdict(self)
+        if not self.mirror_value:
+            del d["mirror_value"]
+        return d
 
     @classmethod
     def from_dict(cls, d: dict) -> "NetConfig":

@@ -188,12 +188,43 @@ class DeepNashNet(nn.Module):
 
     def value(self, obs: torch.Tensor) -> torch.Tensor:
         """``float32[N]``: the value head alone, the same numbers as ``forward(obs)[1]`` without the
-        policy heads' work (for look-ahead, which scores many positions and needs no policy).
+        policy heads' work (for look-ahead, which scores many positions and needs no policy); with
+        ``config.mirror_value``, the mean of that over each position and its left-right mirror.
 
         Raises:
             ValueError: if ``obs`` is not ``[N, 82, 10, 10]``.
         """
-        return self._value(*self._embed(obs))
+        if not self.config.mirror_value:
+            return self._value(*self._embed(obs))
+        return self._mirror_mean(self._value(*self._embed(self._with_mirror(obs))))
+
+    def value_probabilities(self, obs: torch.Tensor) -> torch.Tensor:
+        """``float32[N, 3]``: the win, draw and loss probabilities (``WDL``'s order, for the player to move) of a
+        version-2 or later network, over each position and its mirror with ``config.mirror_value``
+        (``value`` is their win less their loss).
+
+        Raises:
+            ValueError: a version-1 network, or ``obs`` not ``[N, 82, 10, 10]``.
+        """
+        if self.config.version == 1:
+            raise ValueError("a version-1 network has a scalar value head: it has no win/draw/loss probabilities")
+        if not self.config.mirror_value:
+            return torch.softmax(self._value_out(*self._embed(obs)).float(), dim=1)
+        return self._mirror_mean(torch.softmax(self._value_out(*self._embed(self._with_mirror(obs))).float(), dim=1))
+
+    @staticmethod
+    def _with_mirror(obs: torch.Tensor) -> torch.Tensor:
+        """``[2N, 82, 10, 10]``: ``obs`` and then each of its positions reflected left to right (every plane is
+        a 10×10 board or a constant, and the board, its lakes included, is symmetric about its middle file)."""
+        if obs.dim() != 4:
+            raise ValueError(f"DeepNashNet expects observations [N, 82, 10, 10], got {list(obs.shape)}")
+        return torch.cat([obs, obs.flip(3)])
+
+    @staticmethod
+    def _mirror_mean(out: torch.Tensor) -> torch.Tensor:
+        """The mean of the two halves of ``_with_mirror``'s rows."""
+        half = out.shape[0] // 2
+        return (out[:half] + out[half:]) / 2
 
     def value_logits(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """``(policy logits float32[N, 100], value logits float32[N, 3])``: the win, draw and loss logits

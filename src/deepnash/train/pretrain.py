@@ -146,7 +146,7 @@ def value_targets(result: torch.Tensor, obs: torch.Tensor, taught: torch.Tensor,
             v = teacher.value(obs[rows]).float().clamp(-1, 1)
             out[rows] = torch.stack([(1 + v) / 2, torch.zeros_like(v), (1 - v) / 2], 1)
         else:
-            out[rows] = teacher.value_logits(obs[rows])[1].float().softmax(1)
+            out[rows] = teacher.value_probabilities(obs[rows])
     return out
 
 
