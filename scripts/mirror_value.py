@@ -73,7 +73,8 @@ def main() -> None:
         print(f"{part}: Brier on the position alone, over the mirror, and their difference [95% over games]")
         for name, r in rows.items():
             gap, low, high = r["gap"]
-            print(f"  {name:<8} {r['n']:>7,}  {r['plain']:.4f}  {r['mirror']:.4f}  {gap:+.4f} [{low:+.4f}, {high:+.4f}]")
+            print(f"  {name:<8} {r['n']:>7,}  {r['plain']:.4f}  {r['mirror']:.4f}  "
+                  f"{gap:+.4f} [{low:+.4f}, {high:+.4f}]")
 
 
 if __name__ == "__main__":

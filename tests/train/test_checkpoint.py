@@ -111,7 +111,7 @@ def test_export_keeps_one_network_and_the_training_metadata(tmp_path):
     mirrored, meta = load_network(tmp_path / "mirrored")
     assert mirrored.config.mirror_value and meta["net"] == {**get_preset("tiny").to_dict(), "mirror_value": True}
     assert not net.config.mirror_value
-    save_checkpoint(tmp_path / "belief", 1, {"online": {"w": torch.zeros(2)}}, {"kind": "belief", "net": {}})
+    save_checkpoint(tmp_path / "belief", 1, {"online": {"w": torch.zeros(2)}}, {"kind": "belief", "belief_net": {}})
     with pytest.raises(CheckpointError, match="holds no DeepNash network"):
         export_agent(tmp_path / "belief", tmp_path / "other", mirror_value=True)
 

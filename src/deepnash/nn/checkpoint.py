@@ -279,7 +279,7 @@ def export_agent(src: str | Path, dst: str | Path, weights: str = "online",
     meta = {k: v for k, v in ck.meta.items() if k != "optimizer"}
     meta["exported_from"] = {"checkpoint": ck.path.name, "weights": weights}
     if mirror_value is not None:
-        if "net" not in meta or meta.get("kind") == "belief":
+        if "net" not in meta:  # a belief network's run stores its shape as "belief_net"
             raise CheckpointError(f"{ck.path}: holds no DeepNash network, whose value mirror_value would set")
         meta["net"] = {**meta["net"], "mirror_value": mirror_value}
     counters = meta.get("counters", {})

@@ -194,9 +194,7 @@ class DeepNashNet(nn.Module):
         Raises:
             ValueError: if ``obs`` is not ``[N, 82, 10, 10]``.
         """
-        if not self.config.mirror_value:
-            return self._value(*self._embed(obs))
-        return self._mirror_mean(self._value(*self._embed(self._with_mirror(obs))))
+        return self._read(obs, self._value)
 
     def value_probabilities(self, obs: torch.Tensor) -> torch.Tensor:
         """``float32[N, 3]``: the win, draw and loss probabilities (``WDL``'s order, for the player to move) of a
@@ -208,23 +206,17 @@ class DeepNashNet(nn.Module):
         """
         if self.config.version == 1:
             raise ValueError("a version-1 network has a scalar value head: it has no win/draw/loss probabilities")
+        return self._read(obs, lambda *parts: torch.softmax(self._value_out(*parts).float(), dim=1))
+
+    def _read(self, obs: torch.Tensor, head) -> torch.Tensor:
+        """``head(*self._embed(obs))``, or with ``config.mirror_value`` its mean over each position and the position
+        reflected left to right, in one call on ``2N`` rows (every plane is a 10×10 board or a constant, and the
+        board, its lakes included, is symmetric about its middle file)."""
         if not self.config.mirror_value:
-            return torch.softmax(self._value_out(*self._embed(obs)).float(), dim=1)
-        return self._mirror_mean(torch.softmax(self._value_out(*self._embed(self._with_mirror(obs))).float(), dim=1))
-
-    @staticmethod
-    def _with_mirror(obs: torch.Tensor) -> torch.Tensor:
-        """``[2N, 82, 10, 10]``: ``obs`` and then each of its positions reflected left to right (every plane is
-        a 10×10 board or a constant, and the board, its lakes included, is symmetric about its middle file)."""
-        if obs.dim() != 4:
-            raise ValueError(f"DeepNashNet expects observations [N, 82, 10, 10], got {list(obs.shape)}")
-        return torch.cat([obs, obs.flip(3)])
-
-    @staticmethod
-    def _mirror_mean(out: torch.Tensor) -> torch.Tensor:
-        """The mean of the two halves of ``_with_mirror``'s rows."""
-        half = out.shape[0] // 2
-        return (out[:half] + out[half:]) / 2
+            return head(*self._embed(obs))
+        _check_shape(obs)
+        out = head(*self._embed(torch.cat([obs, obs.flip(3)])))
+        return (out[:len(obs)] + out[len(obs):]) / 2
 
     def value_logits(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """``(policy logits float32[N, 100], value logits float32[N, 3])``: the win, draw and loss logits
@@ -267,8 +259,7 @@ class DeepNashNet(nn.Module):
     def _input(self, obs: torch.Tensor) -> torch.Tensor:
         """``obs`` checked, in the weights' dtype and channels-last (oneDNN's convolutions run about twice
         as fast on narrow layers with channels-last activations)."""
-        if obs.dim() != 4 or tuple(obs.shape[1:]) != (NUM_PLANES, 10, 10):
-            raise ValueError(f"DeepNashNet expects observations [N, 82, 10, 10], got {list(obs.shape)}")
+        _check_shape(obs)
         return obs.to(self.value_out.weight.dtype, memory_format=torch.channels_last)
 
     def _embed(self, obs: torch.Tensor, stem: torch.Tensor | None = None):
@@ -328,6 +319,12 @@ class DeepNashNet(nn.Module):
             return out.squeeze(1)
         p = torch.softmax(out, dim=1)
         return p[:, WIN] - p[:, LOSS]
+
+
+def _check_shape(obs: torch.Tensor) -> None:
+    """Raise ``ValueError`` unless ``obs`` is ``[N, 82, 10, 10]``."""
+    if obs.dim() != 4 or tuple(obs.shape[1:]) != (NUM_PLANES, 10, 10):
+        raise ValueError(f"DeepNashNet expects observations [N, 82, 10, 10], got {list(obs.shape)}")
 
 
 def masked_log_policy(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
