@@ -23,6 +23,10 @@ start=$SECONDS
 mkdir -p "$OUT"
 log="$OUT/gpu_session.log"
 exec > >(tee -a "$log") 2>&1
+tee_pid=$! sampler=
+# on every exit: stop the GPU sampler, whose output would hold the log's pipe open, and let tee write the last lines
+finish() { [ -z "$sampler" ] || kill "$sampler" 2>/dev/null || true; exec >&- 2>&-; wait "$tee_pid"; }
+trap finish EXIT
 say() { echo "[$(date -u +%H:%M:%S) +$((SECONDS - start))s] $*"; }
 
 if ! "$PY" -c "import platformdirs" 2>/dev/null; then
@@ -38,7 +42,8 @@ DN=("$PY" -c 'import sys; from deepnash.cli import main; sys.argv[0] = "deepnash
 say "$("$PY" -c 'import torch; print("torch", torch.__version__, "cuda", torch.cuda.is_available())'), $(nproc) cores"
 if command -v nvidia-smi >/dev/null; then
     nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
-    nvidia-smi --query-gpu=memory.used,utilization.gpu --format=csv,noheader,nounits -l 15 > /tmp/gpu_memory.csv &
+    nvidia-smi --query-gpu=memory.used,utilization.gpu --format=csv,noheader,nounits -l 15 > /tmp/gpu_memory.csv 2>&1 &
+    sampler=$!
 fi
 
 length=(--minutes "$MINUTES")
