@@ -39,22 +39,6 @@ MARSHAL_AND_MINER_BY_UNMOVED_PIECES = """
         """
 
 
-def test_the_attack_by_odds_sends_the_miner_where_the_prior_sends_the_marshal():
-    """``attack=odds``: of the attacks that may not lose, contempt adds the one whose battle scores best on
-    the public odds.  Blue's six pieces are unmoved and hidden, two of them Bombs: the Marshal's attack on e8
-    scores about -0.02 on average (a Bomb costs it), the Miner's on a8 about +0.29 (a Bomb is its gain),
-    so the Miner goes, though the prior puts the Marshal first; ``attack=prior`` keeps the Marshal."""
-    army = BOMBED_DUEL
-    view = PlayerView.of(Game.from_diagram(MARSHAL_AND_MINER_BY_UNMOVED_PIECES, army), 0)
-    marshal, miner = Move.parse("e7-e8"), Move.parse("a7-a8")
-    ranked = [marshal, Move.parse("e7-f7"), miner]
-    assert hopeful_attack(view, ranked) == marshal
-    assert hopeful_attack(view, ranked, piece_values("thesis", army)) == miner
-    assert hopeful_attack(view, [Move.parse("e7-f7")], piece_values("thesis", army)) is None
-    with pytest.raises(ValueError, match="attack"):
-        SearchConfig(attack="boldest")
-
-
 def test_spare_keeps_the_marshal_and_the_general_off_unmoved_pieces_while_a_bomb_is_hidden():
     """``spare=9``: the Marshal's attack on the unmoved hidden piece on e8 leaves the prior, however much
     the prior likes it, while the Miner's on a8 stays; once the piece on e8 has moved, or no Bomb is left

@@ -37,7 +37,7 @@ from deepnash.testtime.belief import LearnedBelief
 from deepnash.testtime.candidates import approach_move, clearing_plans, exposed, has_attacked, presses
 from deepnash.testtime.leaf import APPROACH_HORIZON, attack_delay, flag_approach, material_difference
 from deepnash.testtime.search import (APPROACH_NEARNESS, DECIDED_MARGIN, GUARD_PRIOR, MARCH, MAX_STEP_GAIN, Search,
-                                      SearchConfig, _sample, improve, near_best, quiet_actions,
+                                      SearchConfig, _sample, improve, quiet_actions,
                                       sure_captures)
 from test_memory import MARSHAL_CHANCE
 from testtime_helpers import Played, uniform_logits, zero_value
@@ -164,50 +164,6 @@ def test_the_improvement_step_is_its_closed_form():
     assert improve({a: 0.0, b: 1.0}, {a: 1.0}, alpha, tau)[a] == 0.0  # never revives a move the prior excludes
     with pytest.raises(ValueError, match="outside the prior"):
         improve(prior, {Move(7, 8): 0.0}, alpha, tau)
-
-
-@settings(max_examples=50, deadline=None)
-@given(st.lists(st.floats(0.0, 1.0), min_size=1, max_size=8), st.lists(st.floats(-1.0, 1.0), min_size=1, max_size=8),
-       st.floats(0.0, 2.0))
-def test_near_best_keeps_the_prior_s_proportions_among_the_moves_near_the_best_q(weights, values, margin):
-    moves = [Move(i, i + 1) for i in range(len(weights))]
-    prior = dict(zip(moves, weights))
-    q = dict(zip(moves, values))  # Q of the first len(values) moves only
-    got = near_best(prior, q, margin)
-    near = [m for m in q if q[m] >= max(q.values()) - margin]
-    assert sum(got.values()) == pytest.approx(1.0) and set(got) == set(prior)
-    assert all(got[m] == 0.0 for m in prior if m not in near)  # unsearched or too far below the best: never
-    mass = sum(prior[m] for m in near)
-    for m in near:
-        assert got[m] == pytest.approx(prior[m] / mass if mass > 0 else 1 / len(near))
-
-
-def test_near_best_refuses_what_it_cannot_restrict():
-    a, b = Move(1, 2), Move(3, 4)
-    for q, margin in (({}, 0.1), ({Move(5, 6): 0.0}, 0.1), ({a: 0.0}, -0.1)):
-        with pytest.raises(ValueError, match="near_best"):
-            near_best({a: 0.5, b: 0.5}, q, margin)
-    with pytest.raises(ValueError, match="margin must be >= 0"):
-        SearchConfig(margin=-0.1)
-
-
-def test_with_a_margin_the_search_plays_the_prior_among_the_near_best_moves():
-    """Quiet moves' ``Q`` rises 0.01 a row advanced (``rows_value``): a margin of 0.015 keeps the moves that
-    advance most and the one row below, in the prior's proportions, and none of the others."""
-    game, history = random_position(BARRAGE, 5, 0)
-    view = PlayerView.of(game, game.turn, history)
-    quiet = [m for m in view.legal_moves if view.owner[m.to_sq] == -1]
-    prior = {m: (i + 1) / 100 for i, m in enumerate(quiet)}
-    prior = {m: p / sum(prior.values()) for m, p in prior.items()}
-    search = Search(uniform_logits, rows_value, SearchConfig(samples=2, depth=0, candidates=len(quiet), rounds=1,
-                                                             margin=0.015))
-    search.reset(BARRAGE, view.player)
-    result = search.run(view, prior, np.random.default_rng(0))
-    near = {m for m in quiet if result.q[m] >= max(result.q.values()) - 0.015}
-    assert 0 < len(near) < len(quiet)
-    assert {m for m, p in result.policy.items() if p > 0} == near
-    mass = sum(prior[m] for m in near)
-    assert all(result.policy[m] == pytest.approx(prior[m] / mass) for m in near)
 
 
 # -- the search -----------------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from ..infostate.beliefs import FIGHT, IMMOVABLE, attack_odds, fight_odds, hidde
 from ..infostate.determinize import complete_state
 from ..infostate.view import PlayerView
 from .flag_guard import MANHATTAN
-from .leaf import (APPROACH_HORIZON, ATTACK_HORIZON, attack_delay, battle_score, flag_approach, movable_squares,
+from .leaf import (APPROACH_HORIZON, ATTACK_HORIZON, attack_delay, flag_approach, movable_squares,
                    spared_ranks)
 
 
@@ -153,22 +153,13 @@ def doomed_attacks(view: PlayerView, moves) -> set[Move]:
             if _loses_for_certain(int(view.types[m.from_sq]), odds)}
 
 
-def hopeful_attack(view: PlayerView, ranked: list[Move], worth: np.ndarray | None = None) -> Move | None:
-    """An attack in ``ranked`` that may not lose on public information alone (not in ``doomed_attacks``), or
-    ``None``: the first such (``SearchConfig.attack=prior``), or with ``worth: float[12]`` the one whose
-    ``battle_score`` is best on average over the public type odds (``attack_odds``; ``attack=odds``); ties go
-    to the earlier in ``ranked``."""
-    best, best_score = None, -np.inf
+def hopeful_attack(view: PlayerView, ranked: list[Move]) -> Move | None:
+    """The first attack in ``ranked`` that may not lose on public information alone (not in ``doomed_attacks``),
+    or ``None``."""
     for m, odds in attack_odds(view, ranked).items():
-        attacker = int(view.types[m.from_sq])
-        if _loses_for_certain(attacker, odds):
-            continue
-        if worth is None:
+        if not _loses_for_certain(int(view.types[m.from_sq]), odds):
             return m
-        score = float(odds @ battle_score(attacker, worth))
-        if score > best_score:
-            best, best_score = m, score
-    return best
+    return None
 
 
 def approach_move(view: PlayerView, moves: list[Move], hidden: np.ndarray, spare: int = 0) -> Move | None:

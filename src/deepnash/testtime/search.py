@@ -93,9 +93,6 @@ MAX_STEP_GAIN = 100.0
 #: before went 39-0-1, so it stays with the passive ones, as ``movable_left``'s leaves do.
 DECIDED_MARGIN = 0.1
 
-#: How contempt picks the attack it always adds to the candidates (``SearchConfig.attack``).
-ATTACKS = ("prior", "odds")
-
 #: How the rollouts play the opponent (``SearchConfig.opponent_model``).
 OPPONENT_MODELS = ("network", "evidence")
 
@@ -144,12 +141,6 @@ class SearchConfig:
         rounds: most rounds per move (0: as many as the time allows).
         alpha: step size of the improvement.
         tau: its regularisation temperature (towards the prior).
-        margin: 0 plays the improved policy.  Above 0, the policy played is the prior (the network's own
-            mixed strategy, after the guards) restricted to the searched candidates whose ``Q`` (with the
-            ``approach``, ``evict`` and ``hunt`` bonuses) is within ``margin`` of the best one's, renormalised
-            (``near_best``): R-NaD improves how often each move is played more than which move is best, and
-            the improved policy, sharpened by ``alpha``, keeps little of that, while the raw policy alone
-            plays the moves the search finds losing.
         leaf: how a leaf that is not the end of the game is scored: ``value`` (the value head) or
             ``material`` (``tanh`` of the player's piece values less the opponent's, ``piece_values``,
             on the sampled complete state), for a network whose value head says little, or
@@ -184,10 +175,6 @@ class SearchConfig:
             the candidates always hold the ``guarding_move`` of the most pressing raid on public
             information, in place of the lowest-ranked one, with at least ``GUARD_PRIOR`` times the top
             move's prior.  0: raids are left to the rollouts.
-        attack: which attack ``contempt`` adds to the candidates, among those that may not lose on public
-            information: ``prior``, the one of highest prior; ``odds``, the one whose own battle scores best
-            on average over the public type odds, as ``battle_scores`` scores it (a Miner or a Scout before
-            the Marshal against an unmoved piece that may be a Bomb), ties to the higher prior.
         rollout_threshold: the rollout policies drop actions below this probability and renormalise, as
             the test-time layer's thresholding does for the agent's own play (0: the raw policy).
         captures: in the rollouts, each player takes an attack it wins for certain on public information
@@ -322,7 +309,6 @@ class SearchConfig:
     rounds: int = 0
     alpha: float = 3.0
     tau: float = 0.0
-    margin: float = 0.0
     rollout_threshold: float = 0.03
     captures: bool = False
     leaf: str = "value"
@@ -333,7 +319,6 @@ class SearchConfig:
     precision: str = "auto"
     contempt: float = 0.0
     guard: float = 0.0
-    attack: str = "prior"
     control_variate: bool = True
     spare: int = 0
     passive: int = 0
@@ -361,8 +346,6 @@ class SearchConfig:
             raise ValueError(f"search leaf {self.leaf!r}: choose one of {', '.join(LEAVES)}")
         if self.piece_values not in PIECE_VALUES:
             raise ValueError(f"search piece_values {self.piece_values!r}: choose one of {', '.join(PIECE_VALUES)}")
-        if self.attack not in ATTACKS:
-            raise ValueError(f"search attack {self.attack!r}: choose one of {', '.join(ATTACKS)}")
         if self.opponent_model not in OPPONENT_MODELS:
             raise ValueError(f"search opponent_model {self.opponent_model!r}: choose one of "
                              f"{', '.join(OPPONENT_MODELS)}")
@@ -372,9 +355,9 @@ class SearchConfig:
             raise ValueError(f"search belief: choose {', '.join(BELIEF_SOURCES)} or a belief network's directory")
         if not self.rollouts:
             raise ValueError("search rollouts: choose own, shipped or a checkpoint directory")
-        if min(self.approach, self.evict, self.hunt, self.value_weight, self.margin) < 0:
-            raise ValueError(f"search approach, evict, hunt, value_weight and margin must be >= 0, got "
-                             f"{self.approach}, {self.evict}, {self.hunt}, {self.value_weight} and {self.margin}")
+        if min(self.approach, self.evict, self.hunt, self.value_weight) < 0:
+            raise ValueError(f"search approach, evict, hunt and value_weight must be >= 0, got "
+                             f"{self.approach}, {self.evict}, {self.hunt} and {self.value_weight}")
         for name in ("contempt", "guard"):
             if not 0 <= getattr(self, name) <= 1:
                 raise ValueError(f"search {name} must be in [0, 1], got {getattr(self, name)}")
@@ -395,8 +378,7 @@ class SearchResult:
     Attributes:
         prior: the network's policy over the allowed moves (sums to 1).
         q: the estimated ``Q`` of each candidate, for the player to move, in [-1, 1].
-        policy: the policy played over the allowed moves (sums to 1): the improved policy, or with
-            ``SearchConfig.margin`` the prior restricted to the near-best candidates (``near_best``).
+        policy: the policy played over the allowed moves (sums to 1): the improved policy.
         samples: determinisations used per candidate; ``rounds`` how many rounds; ``seconds`` the time spent.
     """
 
@@ -433,33 +415,6 @@ def improve(prior: dict[Move, float], q: dict[Move, float], alpha: float, tau: f
     weights = {m: math.exp(v - top) for m, v in logits.items()}
     total = sum(weights.values())
     return {m: weights.get(m, 0.0) / total for m in prior}
-
-
-def near_best(prior: dict[Move, float], q: dict[Move, float], margin: float) -> dict[Move, float]:
-    """``prior`` restricted to the moves of ``q`` whose ``Q`` is within ``margin`` of the best, renormalised
-    (``SearchConfig.margin``).
-
-    Args:
-        prior: ``pi`` over the moves (non-negative entries).
-        q: ``Q`` of some of the moves (at least one).
-        margin: how far below the best ``Q`` a move may be, in the units of ``Q`` (>= 0).
-
-    Returns:
-        the restricted ``pi`` over the moves of ``prior``, summing to 1; where every near-best move has
-        prior 0 (the guards dropped them all), uniform over the near-best moves.
-
-    Raises:
-        ValueError: ``q`` is empty, names a move not in ``prior``, or ``margin`` is negative.
-    """
-    if not q or not set(q) <= set(prior) or margin < 0:
-        raise ValueError(f"near_best needs Q of some of the prior's moves and margin >= 0, got {len(q)} Q "
-                         f"values, {len(set(q) - set(prior))} outside the prior, margin {margin}")
-    best = max(q.values())
-    near = {m for m, v in q.items() if v >= best - margin}
-    mass = sum(prior[m] for m in near)
-    if mass <= 0:
-        return {m: 1.0 / len(near) if m in near else 0.0 for m in prior}
-    return {m: prior[m] / mass if m in near else 0.0 for m in prior}
 
 
 class Search:
@@ -560,8 +515,7 @@ class Search:
         ranked = sorted((m for m in prior if prior[m] > 0), key=lambda m: -prior[m])
         # a player that wants more than a draw weighs an attack; one that guards its Flag, the answer to a raid
         raid = guarding_move(view) if cfg.guard > 0 or self._game_clock is not None else None
-        hopeful = hopeful_attack(view, ranked, piece_values(cfg.piece_values, view.variant) if cfg.attack == "odds"
-                                 else None) if cfg.contempt > 0 else None
+        hopeful = hopeful_attack(view, ranked) if cfg.contempt > 0 else None
         meek = bool(cfg.passive) and view.ply >= cfg.passive and not presses(view)
         draw = self._sampler(view) if len(ranked) > 1 else None
         # against an opponent that does not press, or with a draw limit near, the quiet move that brings the
@@ -621,10 +575,7 @@ class Search:
             marched[evict] += cfg.evict
         if chase in q:
             marched[chase] += cfg.hunt
-        if cfg.margin > 0 and marched:
-            policy = near_best(prior, marched, cfg.margin)
-        else:
-            policy = improve(prior, marched, self.step_size(view), cfg.tau)
+        policy = improve(prior, marched, self.step_size(view), cfg.tau)
         spent = self.clock() - start
         if self._game_clock is not None:
             self._game_clock.charge(spent)
