@@ -37,8 +37,7 @@ from deepnash.testtime.belief import LearnedBelief
 from deepnash.testtime.candidates import approach_move, clearing_plans, exposed, has_attacked, presses
 from deepnash.testtime.leaf import APPROACH_HORIZON, attack_delay, flag_approach, material_difference
 from deepnash.testtime.search import (APPROACH_NEARNESS, DECIDED_MARGIN, GUARD_PRIOR, MARCH, MAX_STEP_GAIN, Search,
-                                      SearchConfig, _sample, improve, quiet_actions,
-                                      sure_captures)
+                                      SearchConfig, _sample, improve)
 from test_memory import MARSHAL_CHANCE
 from testtime_helpers import Played, uniform_logits, zero_value
 
@@ -984,107 +983,6 @@ def _sure_capture_worths(game: Game) -> dict[Move, float]:
         if target is not None and target.revealed and step == 1 and FIGHT[attacker.type, target.type] > 0:
             out[move] = float(PIECE_VALUE[target.type])
     return out
-
-
-@settings(max_examples=40, deadline=None)
-@given(st.sampled_from([CLASSIC, BARRAGE]), st.integers(0, 10**6), st.integers(20, 400))
-def test_sure_captures_are_the_engine_s_certain_wins(variant, seed, plies):
-    """``sure_captures`` finds, on the engine's boards, the most valuable legal attack that wins for certain on
-    public information, or none where there is none; on a displace step, only the selected piece's."""
-    game, _ = random_position(variant, seed, plies)
-    want = _sure_capture_worths(game)
-    s = game.state
-    src, dst = sure_captures(s.board, s.flags, np.array([game.turn]), PIECE_VALUE)
-    if not want:
-        assert src[0] == dst[0] == -1
-        return
-    move = Move(int(src[0]), int(dst[0]))
-    assert move in want and want[move] == max(want.values())
-    for square in {m.from_sq for m in want}:
-        src, dst = sure_captures(s.board, s.flags, np.array([game.turn]), PIECE_VALUE, np.array([square]))
-        mine = {m: w for m, w in want.items() if m.from_sq == square}
-        assert src[0] == square and want[Move(square, int(dst[0]))] == max(mine.values())
-
-
-def test_with_captures_the_rollouts_take_the_marshal_with_the_spy():
-    """Red's revealed Marshal may step next to Blue's Spy.  A uniform rollout policy takes the Marshal with
-    the Spy in one game in eight; with ``captures`` the rollouts take it in every game, and the step scores
-    the Marshal lost."""
-    drawn = marshal_below(EMPTY)
-    drawn[34], drawn[9] = code_of(1, SPY), code_of(0, SCOUT)  # Blue's Spy on e4, Red's Scout on j1
-    flags = np.zeros(100, np.uint8)
-    flags[14] = K.REVEALED  # Red's Marshal on e2
-    game = Game.from_state(BARRAGE, drawn, flags, turn=0)
-    view = PlayerView.of(game, 0)
-    truth = np.where(view.owner == 1, [game.piece_at(q).type if game.piece_at(q) else -1 for q in range(100)],
-                     -1).astype(np.int8)
-    step, wait = Move(14, 24), Move(9, 19)  # the Marshal to e3, next to the Spy on e4; the Scout j1-j2
-    prior = {m: (0.5 if m in (step, wait) else 0.0) for m in view.legal_moves}
-    q = {}
-    for captures in (False, True):
-        search = Search(uniform_logits, zero_value, SearchConfig(samples=32, depth=1, rounds=1, leaf="gain",
-                                                                  captures=captures, control_variate=False),
-                        belief=exactly(truth))
-        search.reset(BARRAGE, 0)
-        q[captures] = search.run(view, prior, np.random.default_rng(0)).q
-    lost = math.tanh(-PIECE_VALUE[MARSHAL])  # and the draw term, the same for both moves to 0.05
-    assert q[True][step] - q[True][wait] == pytest.approx(lost, abs=0.05)
-    assert q[False][step] - q[False][wait] > lost / 2
-
-
-@settings(max_examples=40, deadline=None)
-@given(st.sampled_from([CLASSIC, BARRAGE]), st.integers(0, 10**6), st.integers(0, 400))
-def test_quiet_actions_are_the_legal_moves_that_attack_nothing(variant, seed, plies):
-    """``quiet_actions``, against the engine's legal moves: every legal move to an empty square starts on a quiet
-    select action and ends on a quiet displace action, and no legal attack ends on one; in each player's frame."""
-    game, _ = random_position(variant, seed, plies)
-    board, p = game.state.board[:1], np.array([game.turn])
-    select, displace = quiet_actions(board, p, True)[0], quiet_actions(board, p, False)[0]
-    for move in game.legal_moves():
-        attack = game.piece_at(move.to_sq) is not None
-        assert displace[square_to_action(move.to_sq, game.turn)] != attack, move
-        if not attack:
-            assert select[square_to_action(move.from_sq, game.turn)], move
-    for square in range(100):  # a select action marked quiet is beside an empty square
-        beside = [q for q in K.NEIGHBOUR[square] if q >= 0 and board[0, q] == EMPTY]
-        assert select[square_to_action(square, game.turn)] == bool(beside), square
-
-
-def test_the_evidence_model_rolls_out_an_opponent_that_does_not_press_taking_only_certain_wins():
-    """``opponent_model=evidence``: Red's Miner may step from e2 to e3, beside Blue's Marshal on e4, Blue's one
-    movable piece.  Rolled out by a uniform policy, the Marshal takes it one time in four, and the step scores a
-    quarter of the Miner lost below the Spy's quiet b1-b2.  Against an opponent that does not press (``passive``:
-    it has lost or tied no attack, whether it has won one or made none), the evidence model rolls the Marshal out
-    with no attack on the hidden Miner, and the two moves score alike; a revealed Miner, which the Marshal takes
-    for certain, is taken as before.  Once Blue has lost an attack, or with the ``network`` model, the step scores
-    as before."""
-    board = classic_board({"e4": code_of(1, MARSHAL), "i10": code_of(1, BOMB), "j10": code_of(1, FLAG),
-                           "j9": code_of(1, BOMB), "e2": code_of(0, MINER), "b1": code_of(0, SPY),
-                           "a1": code_of(0, FLAG)})
-    won = MoveRecord(Move.parse("g4-g3"), 1, CAPTAIN, SCOUT, K.RESULT_ATTACKER_WON)
-    lost = MoveRecord(Move.parse("c5-c4"), 1, SCOUT, MINER, K.RESULT_DEFENDER_WON)
-    step, wait = Move.parse("e2-e3"), Move.parse("b1-b2")
-
-    def lost_q(model: str, history: tuple = (), shown: bool = False) -> float:
-        flags = np.zeros(100, np.uint8)
-        flags[parse_square("e2")] = K.REVEALED if shown else 0
-        game = Game.from_state(CLASSIC, board, flags, turn=0, ply=250, moves_since_attack=20)
-        view = PlayerView.of(game, 0, history)
-        truth = np.where(view.owner == 1, types_of(board), -1).astype(np.int8)
-        config = SearchConfig(samples=64, depth=1, rounds=1, leaf="gain", passive=200, control_variate=False,
-                              opponent_model=model)
-        search = Search(uniform_logits, zero_value, config, belief=exactly(truth))
-        search.reset(CLASSIC, 0)
-        q = search.run(view, {step: 0.5, wait: 0.5} | {m: 0.0 for m in view.legal_moves if m not in (step, wait)},
-                       np.random.default_rng(0)).q
-        return q[wait] - q[step]
-
-    miner = math.tanh(PIECE_VALUE[MINER])
-    assert lost_q("evidence") == lost_q("evidence", (won,)) == pytest.approx(0.0)
-    for model, history, shown in (("network", (), False), ("evidence", (lost,), False), ("evidence", (), True)):
-        assert lost_q(model, history, shown) == pytest.approx(miner / 4, abs=miner / 8), (model, history, shown)
-    with pytest.raises(ValueError, match="opponent_model"):
-        SearchConfig(opponent_model="psychic")
 
 
 def test_a_displace_step_names_the_select_step_it_follows():

@@ -34,10 +34,8 @@ import numpy as np
 from ..env.actions import square_to_action
 from ..env.vector import VectorEnv
 from ..game import Move
-from ..game import kernels as K
-from ..game.codes import EMPTY, owners, types
 from ..game.pieces import MARSHAL, MINER, SCOUT, SPY
-from ..infostate.beliefs import FIGHT, type_distributions
+from ..infostate.beliefs import type_distributions
 from ..infostate.determinize import load_determinization, sample_hidden
 from ..infostate.observe import move_rows
 from ..infostate.setup_stats import deployment_weights
@@ -48,7 +46,7 @@ from .clock import GameClock, critical_move
 from .flag_guard import evicting_move, flag_danger, guarding_move
 from .hunt import hunting_move
 from .leaf import (PIECE_VALUES, attack_delay, battle_scores, counter_nearness, draw_nearness, flag_approach,
-                   material_difference, movable_left, movable_squares, piece_values, public_lead)
+                   material_difference, movable_left, piece_values, public_lead)
 from .memory import MemoryHeuristic
 from .raid_solve import unguarding_moves
 from .value_bounds import ValueFn
@@ -92,9 +90,6 @@ MAX_STEP_GAIN = 100.0
 #: 610).  Against every opponent it went 35-1-4 in the first 40 games of ``cautious``'s seed 507, where the search
 #: before went 39-0-1, so it stays with the passive ones, as ``movable_left``'s leaves do.
 DECIDED_MARGIN = 0.1
-
-#: How the rollouts play the opponent (``SearchConfig.opponent_model``).
-OPPONENT_MODELS = ("network", "evidence")
 
 #: Draws of the belief that choose ``approach_move`` (``SearchConfig.approach``).
 APPROACH_DRAWS = 16
@@ -177,14 +172,6 @@ class SearchConfig:
             move's prior.  0: raids are left to the rollouts.
         rollout_threshold: the rollout policies drop actions below this probability and renormalise, as
             the test-time layer's thresholding does for the agent's own play (0: the raw policy).
-        captures: in the rollouts, each player takes an attack it wins for certain on public information
-            (``sure_captures``: a piece next to a revealed opponent piece it beats) instead of asking the
-            network, the most valuable one first.  The cloned policy plays such captures far less often than
-            the people it copied, in positions people seldom allow: where a Spy took our revealed Marshal
-            (19 games of 100 against ``sure``), the clone, in the Spy's place, took it with 0.05% to 26% of
-            its probability (median 4%; in 6 of the 19 the Spy's selection fell below
-            ``rollout_threshold``), so the rollouts did not see what a revealed Marshal risks next to an
-            unknown piece.
         belief: where the samples come from: ``heuristic``, the public information tilted by human
             setup statistics, less the memory heuristic's eliminations; ``public``, the same without the
             tilt (every placement the public information allows equally likely: an opponent that does not
@@ -291,13 +278,6 @@ class SearchConfig:
             (``hunt.hunting_move``), joins the candidates with the top move's prior, and ``hunt`` is added to
             its ``Q`` (0: nothing): a revealed officer among the player's pieces takes one every other ply,
             and the two plies searched never see the chase that stops it.
-        opponent_model: how the rollouts play the opponent.  ``network``: as the player's own network, as people
-            play.  ``evidence``: the same, except that an opponent that ``passive`` takes for one that does not
-            press, having lost or tied no attack, makes no attack in the rollouts but those that win for certain on
-            public information (``sure_captures``), unless it has no other move (``quiet_actions``).  The network
-            plays the opponent as a person, who takes a piece that walks up to it; ``turtle`` never does, and
-            against it a hidden Miner marching on the Flag was taken on the samples and held back (game 133 of
-            seed 608).
     """
 
     samples: int = 8
@@ -310,7 +290,6 @@ class SearchConfig:
     alpha: float = 3.0
     tau: float = 0.0
     rollout_threshold: float = 0.03
-    captures: bool = False
     leaf: str = "value"
     piece_values: str = "thesis"
     value_weight: float = 0.0
@@ -331,7 +310,6 @@ class SearchConfig:
     hold: bool = False
     evict: float = 0.0
     hunt: float = 0.0
-    opponent_model: str = "network"
 
     def __post_init__(self) -> None:
         for name in ("samples", "candidates"):
@@ -346,9 +324,6 @@ class SearchConfig:
             raise ValueError(f"search leaf {self.leaf!r}: choose one of {', '.join(LEAVES)}")
         if self.piece_values not in PIECE_VALUES:
             raise ValueError(f"search piece_values {self.piece_values!r}: choose one of {', '.join(PIECE_VALUES)}")
-        if self.opponent_model not in OPPONENT_MODELS:
-            raise ValueError(f"search opponent_model {self.opponent_model!r}: choose one of "
-                             f"{', '.join(OPPONENT_MODELS)}")
         if self.precision not in PRECISIONS:
             raise ValueError(f"search precision {self.precision!r}: choose one of {', '.join(PRECISIONS)}")
         if not self.belief:
@@ -618,8 +593,6 @@ class Search:
         spare = cfg.spare if meek else 0  # as in ``run``
         near_flag = (np.repeat(flag_approach(env.state.board[::m], me, env.state.flags[::m], spare), m)
                      if closing else None)
-        # ``opponent_model=evidence``: an opponent that does not press attacks in the rollouts only where it wins
-        wary = 1 - me if cfg.opponent_model == "evidence" and meek else None
         first = np.array([[square_to_action(c.from_sq, me), square_to_action(c.to_sq, me)] for c in cands])
         for step in range(2):
             self._step(env, np.tile(first[:, step], k), result, drawn, me)
@@ -630,7 +603,7 @@ class Search:
             live = np.isnan(result)
             if not live.any():
                 break
-            self._step(env, self._rollout_actions(env, live, rng, worth, wary), result, drawn, me)
+            self._step(env, self._rollout_actions(env, live, rng), result, drawn, me)
         live = np.isnan(result)
         if meek:  # a player left without a movable piece loses at its next turn, which the rollout did not reach;
             # scored as a leaf, the draw term (no attack to come) made it a draw
@@ -675,32 +648,14 @@ class Search:
         value = self.value_fn(env.obs[rows])
         return np.where(env.player[rows] == me, value, -value)
 
-    def _rollout_actions(self, env: VectorEnv, live: np.ndarray, rng: np.random.Generator,
-                         worth: np.ndarray, wary: int | None = None) -> np.ndarray:
+    def _rollout_actions(self, env: VectorEnv, live: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """``int64[B]``: the rollout policy's action in each live game.  A game with one legal action
         (a selected piece with one square to go to, a player with one piece that can move) takes it
-        without asking the network, whose policy gives it probability 1 there; with ``captures``, so does
-        a game with an attack that wins for certain (pieces worth ``worth: float[12]``).  Player ``wary``
-        (0 or 1; None: neither) attacks only where it wins for certain (``sure_captures``: the most valuable
-        such attack), or where it has no quiet action (``quiet_actions``)."""
+        without asking the network, whose policy gives it probability 1 there."""
         mask = env.mask
         select = env.substep[np.argmax(live)] == 0  # the games step together: every live row is at the same step
-        if wary is not None and (rows := np.flatnonzero(live & (env.player == wary))).size:
-            calm = quiet_actions(env.state.board[rows], env.player[rows], select)
-            act = _certain_wins(env, rows, worth, select)
-            calm[np.flatnonzero(act >= 0), act[act >= 0]] = True
-            calm &= mask[rows]
-            has = calm.any(axis=1)
-            mask = mask.copy()  # ``env.mask`` is the env's own buffer
-            mask[rows[has]] = calm[has]
         actions = mask.argmax(axis=1)
         ask = live & (mask.sum(axis=1) > 1)
-        if self.config.captures and ask.any():
-            rows = np.flatnonzero(ask)
-            act = _certain_wins(env, rows, worth, select)
-            take = (act >= 0) & mask[rows, act % 100]
-            actions[rows[take]] = act[take]
-            ask[rows[take]] = False
         rows, asked, self._asked = np.flatnonzero(ask), self._asked, None
         if len(rows):
             follows = None
@@ -726,53 +681,6 @@ class Search:
         if self._env is None or self._env.batch_size != size or self._env.variant != view.variant:
             self._env = VectorEnv(size, view.variant, setups="random", auto_reset=False)
         return self._env
-
-
-def sure_captures(boards: np.ndarray, flags: np.ndarray, to_move: np.ndarray, worth: np.ndarray,
-                  selected: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """``(int64[N], int64[N])``: in each game, the absolute squares from and to of the attack of the player to
-    move that wins for certain on public information and takes the most (``worth: float[12]``), ``-1`` and
-    ``-1`` where there is none: one of its movable pieces next to a revealed opponent piece that it beats
-    when attacking (``beliefs.FIGHT``, such as a Spy next to a revealed Marshal, a Miner next to a revealed
-    Bomb).  ``boards: int8[N, 100]``, ``flags: uint8[N, 100]`` (``kernels.REVEALED``), ``to_move: int[N]``;
-    with ``selected: int[N]`` (a displace step) only the attacks of the piece on that square count.
-    Ties go to the lowest square from, then to ``kernels.NEIGHBOUR``'s first direction.  Legality (the
-    repetition rules) is the caller's to check."""
-    n = len(boards)
-    kind, owner, shown = types(boards).astype(np.int64), owners(boards), (flags & K.REVEALED) != 0
-    player = np.asarray(to_move)[:, None]
-    k = np.clip(kind, 0, None)
-    mine = movable_squares(kind, owner, player)
-    if selected is not None:
-        mine &= np.arange(100)[None] == np.asarray(selected)[:, None]
-    near, game = np.maximum(K.NEIGHBOUR, 0), np.arange(n)[:, None, None]  # off the board: masked below
-    target = (K.NEIGHBOUR >= 0)[None] & (owner[game, near] == 1 - player[:, :, None]) & shown[game, near]
-    kn = k[game, near]  # [N, 100, 4]: each neighbour's type
-    wins = mine[:, :, None] & target & (FIGHT[k[:, :, None], kn] > 0)
-    gain = np.where(wins, worth[kn], -np.inf).reshape(n, 400)
-    best = gain.argmax(axis=1)
-    found = np.isfinite(gain[np.arange(n), best])
-    return np.where(found, best // 4, -1), np.where(found, near[best // 4, best % 4], -1)
-
-
-def _certain_wins(env: VectorEnv, rows: np.ndarray, worth: np.ndarray, select: bool) -> np.ndarray:
-    """``int64[R]``: in the games ``rows`` of ``env``, the action (the player to move's frame) of the step
-    (``select``, else displace) towards the attack ``sure_captures`` finds, -1 where there is none."""
-    src, dst = sure_captures(env.state.board[rows], env.state.flags[rows], env.player[rows], worth,
-                             None if select else env.selected[rows])
-    square = src if select else dst
-    return np.where(square < 0, -1, np.where(env.player[rows] == 0, square, 99 - square))
-
-
-def quiet_actions(boards: np.ndarray, players: np.ndarray, select: bool) -> np.ndarray:
-    """``bool[N, 100]``: in each game, the actions of player ``players[n]`` (``int[N]``; in its frame) that make no
-    attack on complete boards ``int8[N, 100]``: at the select step (``select``) the squares beside an empty one,
-    from which a piece may step without attacking, at the displace step the empty squares.  The legal-action mask
-    says which of them are legal."""
-    empty = boards == EMPTY
-    if select:
-        empty = (empty[:, np.maximum(K.NEIGHBOUR, 0)] & (K.NEIGHBOUR >= 0)[None]).any(axis=2)
-    return np.where((np.asarray(players) == 0)[:, None], empty, empty[:, ::-1])
 
 
 def _sample(logits: np.ndarray, mask: np.ndarray, rng: np.random.Generator, threshold: float = 0.0) -> np.ndarray:
