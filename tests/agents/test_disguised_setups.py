@@ -20,7 +20,7 @@ from deepnash.game import BARRAGE, CLASSIC, Variant, deployment
 from deepnash.game.pieces import FLAG
 from deepnash.game.state import deployment_types
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "library_flag.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "docs" / "journal" / "scripts" / "library_flag.py"
 
 
 def _arrangements_slowly(variant) -> set[tuple[int, ...]]:
@@ -98,7 +98,7 @@ def test_only_peoples_setups_can_be_disguised():
                          [("classic", "walled", 10, 0.8, 0.2), ("barrage", "sheltered", 2, 0.6, 0.3)])
 def test_the_shipped_library_finds_the_flag_of_a_peoples_setup_and_not_of_a_disguised_one(
         variant, source, shown, plain_at_least, disguised_at_most):
-    """What the option is for (scripts/library_flag.py): with a few of its moving pieces shown, the shipped
+    """What the option is for (docs/journal/scripts/library_flag.py): with a few of its moving pieces shown, the shipped
     library's posterior names the setup a people's setup came from, and with it the Flag's square; a disguised one
     it takes for a setup it does not know, or for another, and the Flag's square gets little more than people's
     share of Flags there."""

@@ -95,7 +95,7 @@ def test_a_mirrored_value_is_the_mean_over_the_board_and_its_mirror(version):
 
 
 def test_the_shipped_classic_value_reads_the_board_and_its_mirror():
-    """``shipped:classic``'s value is averaged over the mirror (docs/results.md, "What the value knows"),
+    """``shipped:classic``'s value is averaged over the mirror (docs/journal/value-and-belief.md, "What the value knows"),
     ``shipped:barrage``'s is not (averaging did not help it); a mirrored network starts a run of its preset."""
     classic, _ = load_network(SHIPPED_DIR / "classic")
     barrage, _ = load_network(SHIPPED_DIR / "barrage")

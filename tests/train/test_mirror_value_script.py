@@ -1,5 +1,5 @@
-"""scripts/mirror_value.py: the two reads it compares are the network's value on each position alone and over the
-position and its mirror, on the same decisions, and its gap is the second's Brier score less the first's."""
+"""docs/journal/scripts/mirror_value.py: the two reads it compares are the network's value on each position alone
+and over the position and its mirror, on the same decisions, and its gap is the second's Brier score less the first's."""
 
 import importlib.util
 from dataclasses import replace
@@ -14,7 +14,7 @@ from deepnash.train.human import load_games
 from deepnash.train.value_check import positions
 
 _spec = importlib.util.spec_from_file_location(
-    "mirror_value", Path(__file__).resolve().parents[2] / "scripts" / "mirror_value.py")
+    "mirror_value", Path(__file__).resolve().parents[2] / "docs" / "journal" / "scripts" / "mirror_value.py")
 mirror_value = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(mirror_value)
 SAMPLE = Path(__file__).parent / "data" / "gravon-sample.zip"  # 12 Classic games of 2014-3

@@ -1,5 +1,5 @@
-"""scripts/setup_record.py: a setup's track record is counted over both sides, mirrors share it, and a fitted game's
-own result never enters its features."""
+"""docs/journal/scripts/setup_record.py: a setup's track record is counted over both sides, mirrors share it, and a
+fitted game's own result never enters its features."""
 
 import importlib.util
 from pathlib import Path
@@ -9,7 +9,7 @@ import numpy as np
 from deepnash.train.human import HumanGame
 
 _spec = importlib.util.spec_from_file_location(
-    "setup_record", Path(__file__).resolve().parents[2] / "scripts" / "setup_record.py")
+    "setup_record", Path(__file__).resolve().parents[2] / "docs" / "journal" / "scripts" / "setup_record.py")
 setup_record = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(setup_record)
 

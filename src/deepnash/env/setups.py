@@ -186,7 +186,7 @@ def walled_pool(variant: Variant | str = "classic") -> SetupPool:
     """The setups of ``human_pool`` whose Flag stands on the back row walled in by Bombs (``flag_walled``,
     ``flag_on_back_row``): 1,319 of the 3,181 Classic ones, the setups ``shipped:classic`` plays.  The 28
     walled ones whose Flag stands further forward are left out: people lose their Flag half as often
-    again with them, and ``shipped:classic`` lost with them 4 times as often (``docs/results.md``).
+    again with them, and ``shipped:classic`` lost with them 4 times as often (``docs/journal/passive-bots-and-flag.md``, "Where the Flag stands").
 
     Raises:
         ValueError: no human setups for this variant, or none of them walls its Flag in on the back row (Barrage).
@@ -197,7 +197,7 @@ def walled_pool(variant: Variant | str = "classic") -> SetupPool:
 def sheltered_pool(variant: Variant | str = "classic") -> SetupPool:
     """The setups of ``human_pool`` whose Flag stands on the back row beside a Bomb (``flag_sheltered``):
     411 of the 857 Barrage ones, the setups ``shipped:barrage`` plays.  People also put the Flag in
-    the front row, which a bot that probes unmoved pieces finds (``docs/results.md``).
+    the front row, which a bot that probes unmoved pieces finds (``docs/journal/passive-bots-and-flag.md``).
 
     Raises:
         ValueError: no human setups for this variant, or none shelters its Flag.
@@ -240,7 +240,7 @@ def disguise(setup: np.ndarray, variant: Variant | str, rng: np.random.Generator
 
     Drawn uniformly among the arrangements that move the Flag to another square, and at least half of the pieces
     off a square where the setup, or its mirror image, has a piece of the same type, and that ``PEOPLE_FILTERS[source]`` still keeps
-    (``walled``: the Flag walled in on the back row).  ``docs/results.md``, "People keep their setups".
+    (``walled``: the Flag walled in on the back row).  ``docs/journal/value-and-belief.md``, "People keep their setups".
 
     Args:
         setup: ``int8[100]``, piece types on Red's squares (-1 empty), as the pools hold them.

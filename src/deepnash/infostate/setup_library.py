@@ -42,7 +42,7 @@ NOT_DEPLOYED = NUM_TYPES + 1
 ZONE = 40
 #: The file name of a variant's library among the shipped agents' files (``data/shipped/<variant>/``).
 LIBRARY_FILE = "setup_library.npz"
-#: ``SetupLibrary.noise`` by variant, as measured on training games left out of the library (``docs/results.md``,
+#: ``SetupLibrary.noise`` by variant, as measured on training games left out of the library (``docs/journal/value-and-belief.md``,
 #: "People keep their setups"): Barrage setups, eight pieces on forty squares, vary more from game to game.
 NOISE = {"classic": 0.05, "barrage": 0.3}
 

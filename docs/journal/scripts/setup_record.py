@@ -5,9 +5,9 @@ fit (``train.value_check.material_features``), for the mover's setup and optiona
 record among the other games (the same setup, square for square or mirrored; a fitted game's own result left
 out): ``logit((wins + 1) / (games - wins + 1))``, whether it was seen, and ``log(1 + games)``.  It fits on the
 first ``--fit-games`` other games and scores the first ``--games`` held-out ones (``value-check``'s split, order
-and fit), by moves to the end.  ``docs/results.md``, "What the value knows"::
+and fit), by moves to the end.  ``docs/journal/value-and-belief.md``, "What the value knows"::
 
-    python scripts/setup_record.py ../shared/data/gravon --variant classic [--json]
+    python docs/journal/scripts/setup_record.py ../shared/data/gravon --variant classic [--json]
 """
 
 from __future__ import annotations

@@ -4,9 +4,9 @@ Draws setups from a pool of people's setups (``setup=walled`` by default, what `
 they were played and as ``disguise=true`` rearranges them, shows K of each setup's moving pieces (their types, by
 the square each was deployed on), and asks the shipped setup library's posterior (``setup_posterior``) how likely
 the Flag is to stand where it does: the mixture of the library's setups that the evidence weighs, and of people's
-share of Flags on that square for a setup the library does not know.  ``docs/results.md``, "Disguised setups".
+share of Flags on that square for a setup the library does not know.  ``docs/journal/value-and-belief.md``, "Disguised setups".
 
-    python scripts/library_flag.py --variant classic --source walled --setups 400 --shown 3 6 10 20 [--json]
+    python docs/journal/scripts/library_flag.py --variant classic --source walled --setups 400 --shown 3 6 10 20 [--json]
 """
 
 from __future__ import annotations

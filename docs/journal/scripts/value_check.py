@@ -7,8 +7,8 @@ result for the player to move.  Then it prints, by how far the position is from 
 the correlation of each with the result, and the value head's mean squared error beside that of a
 constant 0::
 
-    python scripts/value_check.py shipped:barrage --games 400
-    python scripts/value_check.py runs/barrage-vo --weights target --variant barrage
+    python docs/journal/scripts/value_check.py shipped:barrage --games 400
+    python docs/journal/scripts/value_check.py runs/barrage-vo --weights target --variant barrage
 
 A value head whose values do not vary (standard deviation 0) is dead: its correlation is undefined
 and printed as ``-``.

@@ -4,11 +4,11 @@ position alone and as the mean over the position and its left-to-right mirror (`
 It scores ``value-check``'s held-out games (its split and order) and, as a check that the gain is no accident of
 those games, the last ``--fitted`` games of the other side of the split (the games the value was fitted on), by
 moves to the end.  For each set: both reads' Brier scores, and the mirrored read's less the plain one's with a 95%
-interval from a paired bootstrap over games (``train.value_check.brier_gap``).  ``docs/results.md``, "A value read
+interval from a paired bootstrap over games (``train.value_check.brier_gap``).  ``docs/journal/value-and-belief.md``, "A value read
 on the board and its mirror"::
 
-    python scripts/mirror_value.py shipped:classic ../shared/data/gravon --variant classic [--json]
-    python scripts/mirror_value.py shipped:barrage ../shared/data/gravon --variant barrage
+    python docs/journal/scripts/mirror_value.py shipped:classic ../shared/data/gravon --variant classic [--json]
+    python docs/journal/scripts/mirror_value.py shipped:barrage ../shared/data/gravon --variant barrage
 """
 
 from __future__ import annotations
