@@ -18,13 +18,12 @@ def test_a_shipped_agent_plays_the_options_beside_its_weights(variant):
     assert agent.search is not None and options["search"] == "on"
     cfg = agent.search.config
     assert (cfg.leaf, cfg.seconds, cfg.depth, cfg.alpha, cfg.contempt, cfg.guard, cfg.spare, cfg.passive,
-            cfg.approach, cfg.sacrifice, cfg.spy_guard, cfg.general_guard, cfg.hang_guard, cfg.hold, cfg.evict) == (
+            cfg.approach, cfg.sacrifice, cfg.spy_guard, cfg.general_guard, cfg.hang_guard, cfg.hold) == (
         options["leaf"], float(options["seconds"]), int(options["depth"]), float(options["alpha"]),
         float(options.get("contempt", 0)), float(options["guard"]), int(options.get("spare", 0)),
         int(options.get("passive", 0)), float(options.get("approach", 0)), options.get("sacrifice", "true") == "true",
         options.get("spy_guard", "false") == "true", options.get("general_guard", "false") == "true",
-        options.get("hang_guard", "false") == "true", options.get("hold", "false") == "true",
-        float(options.get("evict", 0)))
+        options.get("hang_guard", "false") == "true", options.get("hold", "false") == "true")
     assert agent.greedy is (options["greedy"] == "true")
     assert agent.setup == options.get("setup", "human")
     assert agent.disguise is (options.get("disguise", "false") == "true")

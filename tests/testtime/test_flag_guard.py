@@ -18,11 +18,11 @@ from deepnash.game.pieces import BOMB, CAPTAIN, FLAG, MARSHAL, MINER, SCOUT
 from deepnash.game.squares import parse_square
 from deepnash.infostate.view import PlayerView
 from deepnash.testtime.flag_guard import (GUARD_HORIZON, HORIZON, MAY_MINE, UNSTOPPED, defender_steps,
-                                          evicting_move, flag_danger, guarding_move, public_raids, raid_steps,
+                                          flag_danger, guarding_move, public_raids, raid_steps,
                                           scout_in_line, slack_after)
 from deepnash.testtime import search as search_module
 from deepnash.testtime.search import Search, SearchConfig
-from testtime_helpers import best_searched, blocked, red_corner, uniform_logits, zero_value
+from testtime_helpers import blocked, red_corner, uniform_logits, zero_value
 
 DOI = next(r for r in RAIDS if r.name == "doi-b-file")
 
@@ -323,44 +323,3 @@ def test_the_guard_answer_enters_with_a_tenth_of_the_top_prior(monkeypatch):
     assert chosen().from_sq != parse_square("e1")
 
 
-def _parked(marshal: str, ours: str) -> Game:
-    """Blue's revealed Marshal on ``marshal`` near Red's Flag on b1 (Bombs on a1, c1 and b2); Red's Marshal on
-    ``ours``, Red's Lieutenant on f2 in the way."""
-    return red_corner("""
-         4 .. .. .. .. .. .. .. .. .. ..
-         3 .. .. .. .. .. .. .. .. .. ..
-         2 .. rB .. .. .. r5 .. .. .. ..
-         1 rB rF rB .. .. .. .. r9 .. ..
-    """, revealed=[marshal], placed={marshal: code_of(1, MARSHAL), ours: code_of(0, MARSHAL)})
-
-
-@pytest.mark.parametrize("marshal, ours, move", [
-    ("c3", "g2", "g2-g3"),  # round the Lieutenant on f2: g3, f3, e3, d3 before the attack
-    ("c3", "e3", "e3-d3"),
-    ("c3", "d3", "d3-c3"),  # next to it: the attack, which trades the two
-    ("d2", "g1", "g1-f1"),
-    ("e3", "g2", None),  # five steps from the Flag: not parked
-])
-def test_evicting_move_takes_the_marshal_at_the_one_parked_beside_the_flag(marshal, ours, move):
-    view = PlayerView.of(_parked(marshal, ours), 0)
-    found = evicting_move(view, view.legal_moves)
-    assert (None if found is None else str(found)) == move
-
-
-def test_evicting_move_needs_a_revealed_marshal_and_one_of_the_player():
-    game = red_corner("""
-         4 .. .. .. .. .. .. .. .. .. ..
-         3 .. .. bM .. .. .. .. .. .. ..
-         2 .. rB .. .. .. r5 .. .. .. ..
-         1 rB rF rB .. .. .. rM r9 .. ..
-    """, moved=["c3"])
-    view = PlayerView.of(game, 0)
-    assert evicting_move(view, view.legal_moves) is None  # Blue's Marshal has moved but is not revealed
-    view = PlayerView.of(_parked("c3", "g2"), 0)
-    assert evicting_move(view, [m for m in view.legal_moves if str(m) != "g2-g3"]) is None  # none brings it nearer
-
-
-def test_the_search_plays_the_evicting_move_with_evict_and_not_without():
-    view = PlayerView.of(_parked("c3", "g2"), 0)
-    assert best_searched(view, evict=0.15) == {"g2-g3"}
-    assert best_searched(view, evict=0.0) != {"g2-g3"}

@@ -8,7 +8,7 @@ learner's projection with the test-time parameters), ``eagerness``,
 network agent's ``search=on``), with ``candidates`` (the moves it weighs:
 guards that drop moves, moves it always adds), ``leaf`` (how it scores a
 leaf), ``belief`` (a learned sampler), ``clock`` (a game clock) and the Flag's
-defence (``flag_guard``, ``raid_solve``, ``hunt``); ``layer``
+defence (``flag_guard``, ``raid_solve``); ``layer``
 ties them together for the network agent, ``explain`` logs each decision and
 ``config`` holds the switches and parameters (``TestTimeConfig``).
 """

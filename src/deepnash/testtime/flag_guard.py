@@ -28,7 +28,7 @@ import numpy as np
 from ..game import Move
 from ..game import kernels as K
 from ..game.codes import EMPTY, LAKE, code_of, owners, types
-from ..game.pieces import BOMB, FLAG, MARSHAL, MINER, NUM_TYPES, SCOUT
+from ..game.pieces import BOMB, FLAG, MINER, NUM_TYPES, SCOUT
 from ..infostate.beliefs import FIGHT, IMMOVABLE, attack_odds, fight_odds, type_distributions
 from ..infostate.view import UNKNOWN, PlayerView
 
@@ -58,10 +58,6 @@ UNSTOPPED = -100
 
 #: Slack given to a race whose raider the player's move takes (``slack_after``).
 WON = 100
-
-#: Rook steps (lakes ignored) from the player's Flag within which the opponent's revealed Marshal counts as
-#: parked there (``evicting_move``).
-PARKED = 3
 
 
 def raid_steps(passable: np.ndarray, target: np.ndarray, horizon: int = HORIZON) -> np.ndarray:
@@ -423,39 +419,3 @@ def answer(view: PlayerView, moves: list[Move], raids: Raids, raced: np.ndarray,
     to = np.array([m.to_sq for m in moves])
     key = np.lexsort((MANHATTAN[to, raider], -kept.sum(axis=1), -kept.min(axis=1)))
     return moves[int(key[0])]
-
-
-def evicting_move(view: PlayerView, moves: list[Move]) -> Move | None:
-    """The move among ``moves`` that takes ``view.player``'s Marshal at the opponent's revealed Marshal, where
-    that one is parked within ``PARKED`` rook steps of the player's Flag (``SearchConfig.evict``): its attack,
-    which trades the two, where it stands next to it, else its step onto an empty square that most shortens
-    its way there (rook steps round pieces and lakes, ``path_steps``).  ``None`` where no Marshal is parked,
-    the player has none, or no move among ``moves`` brings it nearer.
-
-    ``cautious`` never attacks an unmoved piece with its Marshal, so its revealed Marshal may stand beside the
-    Flag's Bombs for hundreds of plies and take every defender that comes near, until a Miner walks in: in
-    400 games against ``shipped:classic,hold=true``, the games where it stood within 3 squares of the Flag
-    for 20 plies or more were lost twice as often (11 of 88) as the others (18 of 312)."""
-    me = view.player
-    flag = np.flatnonzero((view.owner == me) & (view.types == FLAG))
-    parked = np.flatnonzero((view.owner == 1 - me) & view.revealed & (view.types == MARSHAL))
-    ours = np.flatnonzero((view.owner == me) & (view.types == MARSHAL))
-    if not (len(flag) and len(parked) and len(ours)) or MANHATTAN[flag[0], parked[0]] > PARKED:
-        return None
-    target, marshal = int(parked[0]), int(ours[0])
-    passable = (view.owner < 0)[None].copy()
-    passable[0, marshal] = True
-    return step_towards(view, moves, marshal, target, raid_steps(passable, np.array([target]), GUARD_HORIZON)[0])
-
-
-def step_towards(view: PlayerView, moves: list[Move], piece: int, target: int, dist: np.ndarray) -> Move | None:
-    """The move among ``moves`` that takes ``view.player``'s piece on square ``piece`` at the opponent's piece
-    on ``target``: its attack where it stands next to it, else its move onto an empty square that most
-    shortens its way, by ``dist`` (``int[100]``: rook steps from each square to ``target``, as ``raid_steps``
-    gives them).  ``None`` where no move among ``moves`` does either."""
-    steps = [m for m in moves if m.from_sq == piece]
-    for m in steps:
-        if m.to_sq == target:
-            return m
-    quiet = [m for m in steps if view.owner[m.to_sq] < 0 and dist[m.to_sq] < dist[piece]]
-    return min(quiet, key=lambda m: dist[m.to_sq]) if quiet else None

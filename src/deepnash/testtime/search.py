@@ -43,8 +43,7 @@ from ..infostate.view import UNKNOWN, PlayerView
 from .candidates import (approach_move, doomed_attacks, exposed, hanging_moves, hopeful_attack, losing_trades,
                          marshalled_moves, presses, spared_attacks, spied_moves)
 from .clock import GameClock, critical_move
-from .flag_guard import evicting_move, flag_danger, guarding_move
-from .hunt import hunting_move
+from .flag_guard import flag_danger, guarding_move
 from .leaf import (PIECE_VALUES, attack_delay, battle_scores, counter_nearness, draw_nearness, flag_approach,
                    material_difference, movable_left, piece_values, public_lead)
 from .memory import MemoryHeuristic
@@ -267,17 +266,6 @@ class SearchConfig:
             ``guard`` weighs the races on a round's samples and brings in one answer; in 7 of the 14 games
             ``cautious`` won by taking the Flag, in 200 against ``shipped:classic``, the agent had played a
             move that lost a held race in the last 40 plies.
-        evict: where the opponent's revealed Marshal is parked within ``flag_guard.PARKED`` rook steps of the
-            player's Flag, the move that takes the player's Marshal at it to trade the two
-            (``flag_guard.evicting_move``) joins the candidates with the top move's prior, and ``evict`` is
-            added to its ``Q`` (0: nothing).  ``cautious``'s Marshal, which never attacks an unmoved piece,
-            parks beside the Flag's Bombs and takes the defenders that come near; at 0.15, ``shipped:classic``
-            went 186-2-12 against it in 200 games (seed 506), where it went 189-1-10 without.
-        hunt: the move that takes one of the player's pieces at a revealed opponent piece, a Captain to a
-            General, that it beats, the nearest such pair within ``hunt.HUNT_REACH`` steps
-            (``hunt.hunting_move``), joins the candidates with the top move's prior, and ``hunt`` is added to
-            its ``Q`` (0: nothing): a revealed officer among the player's pieces takes one every other ply,
-            and the two plies searched never see the chase that stops it.
     """
 
     samples: int = 8
@@ -308,8 +296,6 @@ class SearchConfig:
     hang_guard: bool = False
     trade_guard: bool = False
     hold: bool = False
-    evict: float = 0.0
-    hunt: float = 0.0
 
     def __post_init__(self) -> None:
         for name in ("samples", "candidates"):
@@ -330,9 +316,9 @@ class SearchConfig:
             raise ValueError(f"search belief: choose {', '.join(BELIEF_SOURCES)} or a belief network's directory")
         if not self.rollouts:
             raise ValueError("search rollouts: choose own, shipped or a checkpoint directory")
-        if min(self.approach, self.evict, self.hunt, self.value_weight) < 0:
-            raise ValueError(f"search approach, evict, hunt and value_weight must be >= 0, got "
-                             f"{self.approach}, {self.evict}, {self.hunt} and {self.value_weight}")
+        if min(self.approach, self.value_weight) < 0:
+            raise ValueError(f"search approach and value_weight must be >= 0, got {self.approach} and "
+                             f"{self.value_weight}")
         for name in ("contempt", "guard"):
             if not 0 <= getattr(self, name) <= 1:
                 raise ValueError(f"search {name} must be in [0, 1], got {getattr(self, name)}")
@@ -501,14 +487,12 @@ class Search:
         # them neither attack them nor pass them (``leaf.spared_squares``)
         spare = cfg.spare if meek else 0
         nearer = approach_move(view, ranked, draw(rng, APPROACH_DRAWS), spare) if closing and draw else None
-        evict = evicting_move(view, ranked) if cfg.evict > 0 else None
-        chase = hunting_move(view, ranked) if cfg.hunt > 0 else None
-        forced = [m for m in (hopeful, raid if cfg.guard > 0 else None, nearer, evict, chase)
+        forced = [m for m in (hopeful, raid if cfg.guard > 0 else None, nearer)
                   if m is not None and prior.get(m, 0) > 0]
         march = meek and nearer is not None and not exposed(view, nearer)
         # of the top move's prior
-        least = {raid: GUARD_PRIOR, nearer: 1.0 if march else GUARD_PRIOR, evict: 1.0, chase: 1.0}
-        lifted = {m: least[m] * prior[ranked[0]] for m in (raid, nearer, evict, chase)
+        least = {raid: GUARD_PRIOR, nearer: 1.0 if march else GUARD_PRIOR}
+        lifted = {m: least[m] * prior[ranked[0]] for m in (raid, nearer)
                   if m in forced and prior[m] < least[m] * prior[ranked[0]]}
         if lifted:
             raised = {m: lifted.get(m, p) for m, p in prior.items()}
@@ -546,10 +530,6 @@ class Search:
         marched = dict(q)
         if march and nearer in q:
             marched[nearer] += MARCH * cfg.approach
-        if evict in q:
-            marched[evict] += cfg.evict
-        if chase in q:
-            marched[chase] += cfg.hunt
         policy = improve(prior, marched, self.step_size(view), cfg.tau)
         spent = self.clock() - start
         if self._game_clock is not None:
