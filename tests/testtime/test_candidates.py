@@ -10,13 +10,11 @@ import numpy as np
 import pytest
 
 from deepnash.agents import PlayerView
-from deepnash.game import Game, Move, Variant, parse_square
+from deepnash.game import Game, Move, Variant
 from deepnash.game import kernels as K
-from deepnash.game.pieces import (BOMB, CAPTAIN, COLONEL, FLAG, GENERAL, LIEUTENANT, MAJOR, MARSHAL, MINER, SCOUT,
-                                  SERGEANT, SPY)
-from deepnash.testtime.candidates import (doomed_attacks, hanging_moves, hopeful_attack, losing_trades,
+from deepnash.game.pieces import BOMB, FLAG, GENERAL, LIEUTENANT, MARSHAL, MINER, SCOUT, SERGEANT, SPY
+from deepnash.testtime.candidates import (doomed_attacks, hanging_moves, hopeful_attack,
                                           marshalled_moves, spared_attacks, spied_moves)
-from deepnash.testtime.leaf import piece_values
 from deepnash.testtime.search import Search, SearchConfig
 from testtime_helpers import Played, one_round, uniform_logits, zero_value
 
@@ -257,55 +255,3 @@ def test_the_hang_guard_keeps_a_piece_from_stepping_where_a_revealed_piece_takes
         assert kept == (legal - {"d3-d4"} if guarded else legal)
     only = {Move.parse("d3-d4"): 1.0}  # where every move of the prior hangs, none is dropped
     assert one_round(view, only, hang_guard=True).policy[Move.parse("d3-d4")] == pytest.approx(1.0)
-
-
-TRADES_BY_GENERAL = """
-        10 .. .. .. .. .. .. .. .. bB bF
-         9 .. .. .. .. .. .. .. .. .. b2
-         8 .. .. .. .. .. .. .. .. .. ..
-         7 .. .. .. .. .. .. .. .. .. ..
-         6 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
-         5 .. .. ~~ ~~ .. .. ~~ ~~ .. ..
-         4 .. .. {c4} b7 b9 b4 .. .. .. ..
-         3 .. .. .. r8 .. r6 .. .. .. ..
-         2 .. .. .. .. .. .. .. .. .. ..
-         1 rF rB .. .. .. .. .. .. r2 r2
-           a  b  c  d  e  f  g  h  i  j
-        """
-TRADE_ARMY = Variant("duel", piece_counts=tuple(
-    {FLAG: 1, BOMB: 1, SCOUT: 2, SERGEANT: 1, CAPTAIN: 1, MAJOR: 1, COLONEL: 1, GENERAL: 1, MARSHAL: 1}.get(t, 0)
-    for t in range(12)))
-
-
-def test_the_trade_guard_drops_an_attack_whose_attacker_even_won_is_taken_for_more_than_it_took():
-    """``trade_guard``: Blue's General on e4 is revealed.  Red's Colonel takes the revealed Major on d4 for certain,
-    and Red's Captain the Sergeant on f4; each then stands beside the General, which takes it back: a Colonel
-    for a Major, a Captain for a Sergeant (the thesis's values).  Both attacks are dropped.  With Red's Marshal on
-    c4 beside d4 the General cannot take there unanswered, and d3xd4 stays.  The Sergeant hidden but moved may be
-    anything a Captain beats (a Lieutenant at best, worth less): dropped still; hidden and unmoved it may be the
-    Flag or a Bomb, and with the General hidden no piece is known to take: nothing is dropped.  Quiet moves are
-    ``hang_guard``'s."""
-    worth = piece_values("thesis", TRADE_ARMY)
-    assert worth[MAJOR] < worth[COLONEL] and max(worth[SPY:CAPTAIN]) < worth[CAPTAIN]
-    bare = TRADES_BY_GENERAL.replace("{c4}", "..")
-
-    def dropped(diagram: str, reveal: tuple[str, ...], moved: tuple[str, ...] = ()) -> set[str]:
-        played = Played(diagram, TRADE_ARMY, reveal=reveal)
-        for name in moved:
-            played.game.state.flags[0, parse_square(name)] |= K.MOVED
-        view = played.view(0)
-        return {str(m) for m in losing_trades(view, view.legal_moves, worth)}
-
-    assert dropped(bare, ("d4", "e4", "f4")) == {"d3-d4", "f3-f4"}
-    assert dropped(TRADES_BY_GENERAL.replace("{c4}", "rM"), ("d4", "e4", "f4")) == {"f3-f4"}
-    assert dropped(bare, ("d4", "e4"), moved=("f4",)) == {"d3-d4", "f3-f4"}
-    assert dropped(bare, ("d4", "e4")) == {"d3-d4"}
-    assert dropped(bare, ("d4", "f4")) == set()
-    view = Played(bare, TRADE_ARMY, reveal=("d4", "e4", "f4")).view(0)
-    prior = {m: 1.0 / len(view.legal_moves) for m in view.legal_moves}
-    legal = {str(m) for m in view.legal_moves}
-    for guarded in (False, True):
-        kept = {str(m) for m, p in one_round(view, prior, trade_guard=guarded).policy.items() if p > 0}
-        assert kept == (legal - {"d3-d4", "f3-f4"} if guarded else legal)
-    only = {Move.parse("d3-d4"): 1.0}  # where every move of the prior is such a trade, none is dropped
-    assert one_round(view, only, trade_guard=True).policy[Move.parse("d3-d4")] == pytest.approx(1.0)

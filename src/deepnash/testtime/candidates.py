@@ -5,8 +5,7 @@ guards drop moves whose cost it would seldom see on a few samples two plies deep
 a piece that may be a Bomb (``spared_attacks``, ``SearchConfig.spare``), an attack that loses for certain
 (``doomed_attacks``, ``sacrifice=false``), the Marshal beside a Spy (``spied_moves``, ``spy_guard``), the General
 beside the Marshal (``marshalled_moves``, ``general_guard``), a piece stepped where a revealed piece takes it
-unanswered (``hanging_moves``, ``hang_guard``), an attack that even won leaves its attacker hanging for less than
-it is worth (``losing_trades``, ``trade_guard``).  It then adds an attack that may win (``hopeful_attack``, with
+unanswered (``hanging_moves``, ``hang_guard``).  It then adds an attack that may win (``hopeful_attack``, with
 ``contempt``) and, against an opponent that does not press (``presses``) or near a draw limit, the quiet move
 that brings the army nearest the opponent's Flag (``approach_move``, ``approach``, over two moves where one does
 not come nearer, ``clearing_plans``; ``exposed`` keeps its bonus off a piece the opponent may take).  Every
@@ -21,7 +20,7 @@ import numpy as np
 from ..game import Move
 from ..game import kernels as K
 from ..game.codes import EMPTY
-from ..game.pieces import BOMB, FLAG, GENERAL, MARSHAL, SPY
+from ..game.pieces import BOMB, GENERAL, MARSHAL, SPY
 from ..infostate.beliefs import FIGHT, IMMOVABLE, attack_odds, fight_odds, hidden_counts, type_distributions
 from ..infostate.determinize import complete_state
 from ..infostate.view import PlayerView
@@ -70,22 +69,6 @@ def hanging_moves(view: PlayerView, moves) -> set[Move]:
     bot that attacks on the odds takes a hidden piece as readily as a known one."""
     hangs = _hanging(view)
     return {m for m in moves if view.owner[m.to_sq] != 1 - view.player and hangs(m, int(view.types[m.from_sq]))}
-
-
-def losing_trades(view: PlayerView, moves, worth: np.ndarray) -> set[Move]:
-    """The attacks among ``moves`` that lose material even where they win: the attacker, revealed by its battle,
-    would then hang as in ``hanging_moves``, and every type it may beat there on public information
-    (``attack_odds``) is worth less than it by ``worth: float[12]``; never an attack that may take the Flag or
-    a Bomb (the way to the Flag).  Where it loses or ties its battle it gains no more.  ``SearchConfig.trade_guard``
-    drops them: an opponent that takes what it beats for certain answers each with the attacker."""
-    hangs, out = _hanging(view), set()
-    for m, odds in attack_odds(view, moves).items():
-        mover = int(view.types[m.from_sq])
-        beaten = (odds > 0) & (FIGHT[mover] > 0)
-        if beaten.any() and not (beaten[FLAG] or beaten[BOMB]) and worth[beaten].max() < worth[mover] \
-                and hangs(m, mover):
-            out.add(m)
-    return out
 
 
 def _hanging(view: PlayerView):

@@ -40,7 +40,7 @@ from ..infostate.determinize import load_determinization, sample_hidden
 from ..infostate.observe import move_rows
 from ..infostate.setup_stats import deployment_weights
 from ..infostate.view import UNKNOWN, PlayerView
-from .candidates import (approach_move, doomed_attacks, exposed, hanging_moves, hopeful_attack, losing_trades,
+from .candidates import (approach_move, doomed_attacks, exposed, hanging_moves, hopeful_attack,
                          marshalled_moves, presses, spared_attacks, spied_moves)
 from .clock import GameClock, critical_move
 from .flag_guard import flag_danger, guarding_move
@@ -248,12 +248,6 @@ class SearchConfig:
             every time (in 200 games of seed 507, 294 of the 324 such steps the shipped agent played were
             taken the next ply: 5.6 a lost game, 1.5 a won one); the rollouts' opponent, which plays as people
             do and fears a bluff, often does not, so the search does not see it.
-        trade_guard: drop from the prior the attacks that lose material even where they win
-            (``losing_trades``): the attacker, revealed by its battle, would then hang next to a revealed piece
-            that beats it, and whatever it may take there is worth less than it (``piece_values``); never an
-            attack that may take the Flag or a Bomb.  Against ``sure`` (seed 610) the shipped agent played 87
-            such attacks in 200 games, and 74 times the reply took the attacker back.  Off by default: not yet
-            measured in the arena.
         hold: drop from the prior the moves after which more raids on the player's Flag are forced than after
             the best move (``raid_solve.unguarding_moves``): each hidden opponent piece, raced as a Miner where
             it may be one (else as the weakest type it may be), as the strongest type it is at least a quarter
@@ -294,7 +288,6 @@ class SearchConfig:
     spy_guard: bool = False
     general_guard: bool = False
     hang_guard: bool = False
-    trade_guard: bool = False
     hold: bool = False
 
     def __post_init__(self) -> None:
@@ -469,7 +462,6 @@ class Search:
             spied_moves(view, prior) if cfg.spy_guard else set()) | (
             marshalled_moves(view, prior) if cfg.general_guard else set()) | (
             hanging_moves(view, prior) if cfg.hang_guard else set()) | (
-            losing_trades(view, prior, piece_values(cfg.piece_values, view.variant)) if cfg.trade_guard else set()) | (
             unguarding & set(prior))
         if dropped and any(p > 0 for m, p in prior.items() if m not in dropped):
             prior = {m: 0.0 if m in dropped else p for m, p in prior.items()}
