@@ -74,18 +74,51 @@ def serve(
                                     "built-in bots, and shipped weights where they exist)"),
     host: str = typer.Option("127.0.0.1", help="address to listen on"),
     port: int = typer.Option(8000, help="TCP port"),
+    db: str = typer.Option(None, help="the games' SQLite database: a file path or sqlite:///PATH, created if missing; "
+                                      "every move is committed to it before it is answered, and a restart on the "
+                                      "same file takes up every game in progress (default: serve.sqlite3 in the "
+                                      "user data folder, ~/.local/share/deepnash on Linux)"),
+    max_games: int = typer.Option(256, min=1, help="games in progress at once; a new game beyond it is refused "
+                                                   "('the server is full'), none is ever dropped"),
+    expire_after: float = typer.Option(60.0, min=0.01, help="minutes without a message after which a game in "
+                                                             "progress is abandoned (it stays in the database, "
+                                                             "unfinished); only such games expire"),
+    think_threads: int = typer.Option(None, min=1, help="threads in which the agents think, apart from the "
+                                                        "web server's (default: twice the CPU cores); each "
+                                                        "agent uses one CPU thread"),
 ) -> None:
-    """Play against an agent in the browser: serves the board page, its HTTP API and a WebSocket per game."""
+    """Play against an agent in the browser: serves the board page, its HTTP API and a WebSocket per game.
+
+    Every game is kept in a database (--db) as it is played, and a restart takes every game up again.
+
+    Serving a club (a reverse proxy, the database file, backups): docs/usage.md.
+    """
+    import platformdirs
     import uvicorn
 
     from .play.deploy import draw_human_setup
+    from .play.store import DatabaseError
     from .play.web import create_app
 
     try:
-        web_app = create_app(opponent, draw_human_setup, allow=allow)
+        import torch
+    except ImportError:  # the play extra alone: no network agents
+        pass
+    else:
+        torch.set_num_threads(1)  # the agents run in parallel threads instead
+    if db is None:
+        folder = Path(platformdirs.user_data_dir("deepnash"))
+        folder.mkdir(parents=True, exist_ok=True)
+        db = str(folder / "serve.sqlite3")
+    try:
+        web_app = create_app(opponent, draw_human_setup, allow=allow, database=db, max_games=max_games,
+                             expire_after=expire_after * 60, think_threads=think_threads)
+    except DatabaseError as e:  # one line naming the file, and nothing written to it
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
     except ValueError as e:
         raise typer.BadParameter(str(e)) from None
-    typer.echo(f"Open http://{host}:{port}/ to play.")
+    typer.echo(f"Games are kept in {db}. Open http://{host}:{port}/ to play.")
     uvicorn.run(web_app, host=host, port=port, log_level="warning")
 
 

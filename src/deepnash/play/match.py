@@ -8,6 +8,8 @@ private attribute, and ``finished_game`` hands it out only once the game is over
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import numpy as np
 
 from ..agents.base import Agent
@@ -16,6 +18,9 @@ from ..game import BattleResult, Game, Move, Outcome, Variant, get_variant
 from ..game.errors import GameInProgressError, GameOverError, IllegalMoveError
 from ..game.pieces import PIECE_NAMES, PLAYER_NAMES
 from ..infostate.view import MoveRecord, PlayerView, losses, push_recorded
+
+#: Why a game's record is refused while the game goes on.
+RECORD_WAITS = "the record shows the opponent's setup; it is available once the game is over"
 
 
 class HumanMatch:
@@ -34,18 +39,64 @@ class HumanMatch:
 
     def __init__(self, opponent: Agent, variant: Variant | str, human: int, setup: np.ndarray,
                  seed: int | None = None):
+        theirs = self._begin(opponent, variant, human, seed)
+        red, blue = (setup, theirs) if human == 0 else (theirs, setup)
+        self._game = Game(self.variant, red, blue)
+        self.reply()
+
+    def _begin(self, opponent: Agent, variant: Variant | str, human: int, seed: int | None) -> np.ndarray:
+        """Set the players, reset the agent as the other colour and return the setup it chooses."""
         if human not in (0, 1):
             raise ValueError(f"human colour must be 0 (Red) or 1 (Blue), got {human!r}")
         self.variant = get_variant(variant)
         self.human = human
         self.opponent = opponent
-        opponent.reset(self.variant, 1 - human, seed)
-        theirs = opponent.choose_setup()
-        red, blue = (setup, theirs) if human == 0 else (theirs, setup)
-        self._game = Game(self.variant, red, blue)
         self.history: list[MoveRecord] = []
         self._told = False
-        self.reply()
+        opponent.reset(self.variant, 1 - human, seed)
+        return opponent.choose_setup()
+
+    @classmethod
+    def resume(cls, opponent: Agent, variant: Variant | str, human: int, setups: tuple[np.ndarray, np.ndarray],
+               seed: int | None, moves: Sequence[Move | str], resigned: bool = False) -> HumanMatch:
+        """The match a record describes, with ``opponent`` in the state it had at the last position, and
+        its reply played if it is to move there (the record stopped between the person's move and it).
+
+        The agent is reset with ``seed`` and draws its setup as at the start (the stored ``setups`` are
+        the ones played).  If the game goes on, the moves are then replayed through it: at each of its
+        turns it is asked for a move, which is discarded for the recorded one, so that whatever it keeps
+        from move to move (its random stream, the test-time layer's trackers) is as it was.  A seeded
+        agent whose choices depend only on its seed and views (the bots) then plays on exactly as it
+        would have; a searching agent pays its thinking time again for each of its moves.
+
+        Args:
+            opponent: a fresh agent, built from the spec the game was started with.
+            variant: a ``Variant`` or its name.
+            human: the person's colour, 0 Red or 1 Blue.
+            setups: ``(Red's, Blue's)`` deployments, ``int8[100]`` each.
+            seed: the seed the agent was reset with when the game started.
+            moves: the moves played, in order (``"b4-b5"`` or ``Move``).
+            resigned: the person resigned after the last move.
+
+        Raises:
+            InvalidSetupError: a setup is not legal.
+            IllegalMoveError, InvalidMoveError, GameOverError: a move does not fit the game (a damaged record).
+        """
+        match = cls.__new__(cls)
+        match._begin(opponent, variant, human, seed)
+        game, history = replay_moves(match.variant, setups, moves)
+        if not resigned and not game.is_over():
+            def catch_up(g: Game, played: list[MoveRecord]) -> None:
+                if g.turn != human:
+                    opponent.act(PlayerView.of(g, g.turn, tuple(played)))
+
+            game, history = replay_moves(match.variant, setups, moves, catch_up)
+        match._game, match.history = game, history
+        if resigned:
+            match.resign()
+        else:
+            match.reply()
+        return match
 
     # -- acting --------------------------------------------------------------
     def play(self, move: Move | str) -> list[MoveRecord]:
@@ -136,8 +187,14 @@ class HumanMatch:
             GameInProgressError: the game is not over; until then the opponent's pieces stay hidden.
         """
         if not self._game.is_over():
-            raise GameInProgressError("the record shows the opponent's setup; it is available once the game is over")
+            raise GameInProgressError(RECORD_WAITS)
         return self._game
+
+    def setups(self) -> tuple[np.ndarray, np.ndarray]:
+        """Both deployments ``(Red's, Blue's)``, ``int8[100]`` each, the opponent's hidden pieces included:
+        for the server's own database (``store``), never for the person."""
+        red, blue = self._game.setups
+        return red.copy(), blue.copy()
 
     @property
     def last(self) -> MoveRecord | None:
@@ -151,6 +208,24 @@ class HumanMatch:
         """
         red, blue = losses(self.history).tolist()
         return red, blue
+
+
+def replay_moves(variant: Variant, setups: tuple[np.ndarray, np.ndarray], moves: Sequence[Move | str],
+                 before: Callable[[Game, list[MoveRecord]], None] | None = None) -> tuple[Game, list[MoveRecord]]:
+    """The game from ``setups`` (``(Red's, Blue's)``, ``int8[100]`` each) after ``moves``, and their records;
+    ``before(game, records so far)`` is called ahead of each move.
+
+    Raises:
+        InvalidSetupError: a setup is not legal.
+        IllegalMoveError, InvalidMoveError, GameOverError: a move does not fit the game.
+    """
+    game = Game(variant, *setups)
+    history: list[MoveRecord] = []
+    for move in moves:
+        if before is not None:
+            before(game, history)
+        history.append(push_recorded(game, Move.parse(move) if isinstance(move, str) else move))
+    return game, history
 
 
 def describe_move(r: MoveRecord) -> str:

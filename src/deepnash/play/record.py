@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..game import Game
 from ..notation.gravon import GravonRecord, format_xml, record_from_game, write_xml
 from .match import HumanMatch
 
@@ -14,9 +15,14 @@ def match_record(match: HumanMatch) -> GravonRecord:
     Raises:
         GameInProgressError: the game is not over yet.
     """
-    names = ["person", match.opponent.name]
-    players = (names[0], names[1]) if match.human == 0 else (names[1], names[0])
-    return record_from_game(match.finished_game(), players=players)
+    return game_record(match.finished_game(), match.human, match.opponent.name)
+
+
+def game_record(game: Game, human: int, opponent: str) -> GravonRecord:
+    """A finished ``game`` between the person (colour ``human``, 0 Red or 1 Blue) and the agent named
+    ``opponent``, as a ``GravonRecord``."""
+    players = ("person", opponent) if human == 0 else (opponent, "person")
+    return record_from_game(game, players=players)
 
 
 def record_xml(match: HumanMatch) -> str:
