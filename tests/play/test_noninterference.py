@@ -9,8 +9,10 @@ included, must be the same.  And no public attribute of a match or of the app re
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -98,22 +100,23 @@ def test_error_texts_are_the_same_whatever_the_hidden_pieces(seed, texts, data):
 # -- the same through the web server -----------------------------------------------------------------
 
 @contextmanager
-def _world(blue: np.ndarray) -> Iterator[tuple[TestClient, object]]:
+def _world(blue: np.ndarray, database: str = ":memory:") -> Iterator[tuple[TestClient, object]]:
     """A server whose every opponent deploys ``blue`` (and is never asked to move), and a WebSocket to it."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(web, "make_agent", lambda spec: _Fixed(blue))
-        client = TestClient(web.create_app("random", allow=["random"], seed=1))
-        with client.websocket_connect("/ws") as ws:
-            yield client, ws
+        with TestClient(web.create_app("random", allow=["random"], database=database, seed=1)) as client:
+            with client.websocket_connect("/ws") as ws:
+                yield client, ws
 
 
-def _reply(ws, message) -> dict:
+def _reply(ws, message, keep_token: bool = False) -> dict:
     if isinstance(message, str):
         ws.send_text(message)
     else:
         ws.send_json(message)
     answer = ws.receive_json()
-    answer.pop("token", None)  # each game's own secret, different in every world
+    if not keep_token:
+        answer.pop("token", None)  # each game's own secret, different in every world
     return answer
 
 
@@ -183,3 +186,29 @@ def test_no_public_attribute_exposes_the_full_game():
         assert not any(_reaches(x, (Game, HumanMatch), set()) for x in shared)
     a.resign()
     assert isinstance(a.finished_game(), Game)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**16), st.lists(ws_messages, min_size=1, max_size=12), st.integers(0, 12))
+def test_replies_after_a_restart_are_the_same_whatever_the_hidden_pieces(seed, sent, restart_at):
+    """The same across a restart: the server stops after ``restart_at`` messages, another one starts on the
+    same database, and the person joins with the token; what the join and every later message answer is
+    the same in both worlds (the database holds the hidden setup; no message reveals it)."""
+    mine, theirs, shuffled = _setups(seed)
+    legal = {str(m) for m in HumanMatch(_Fixed(theirs), "classic", 0, mine).view().legal_moves}
+    sent = [m for m in sent if not (isinstance(m, dict) and m.get("type") == "move" and m.get("move") in legal)]
+    start = {"type": "new", "variant": "classic", "color": "red", "placement": mine.tolist()}
+    replies = []
+    for blue in (theirs, shuffled):
+        with tempfile.TemporaryDirectory() as folder:
+            db = str(Path(folder) / "games.sqlite3")
+            with _world(blue, db) as (_, ws):
+                first = _reply(ws, start, keep_token=True)
+                token = first.pop("token")
+                got = [first] + [_reply(ws, msg) for msg in sent[:restart_at]]
+            with _world(blue, db) as (_, ws):  # the restarted server
+                got += [_reply(ws, {"type": "join", "token": token})] + [_reply(ws, msg) for msg in sent[restart_at:]]
+                got += [_reply(ws, {"type": "resign"})]
+        replies.append(got)
+    assert replies[0] == replies[1]
+    assert replies[0][len(sent[:restart_at]) + 1]["type"] == "state"  # the join took the game up again
