@@ -5,7 +5,7 @@ database in a temporary folder), then opens ``--games`` WebSocket clients at onc
 cheap bot (``--bot``) for ``--moves`` moves or to the game's end, choosing its moves at random
 from its own state messages (attacks first); ``--search-games`` more play the shipped searching
 agent (``--search-agent``) for ``--search-moves`` moves.  While they play, the lobby
-(``GET /api/options``) is asked every half second.
+(``GET /api/options``) is asked every half second, from a process of its own.
 
 After each move a client must receive exactly two state messages carrying its own token, with
 the ply growing by one each (the person's move, then the agent's reply); a message that does not
@@ -19,7 +19,7 @@ JSON keys: ``games``, ``games_completed``, ``search_games``, ``search_completed`
 ``messages_lost``, ``messages_reordered``, ``errors`` (error messages received, first few under
 ``error_samples``), ``p50_ms``, ``p99_ms`` (the cheap games' move latency), ``search_p50_ms``,
 ``search_p99_ms``, ``lobby_ms`` (median), ``lobby_max_ms``, ``lobby_requests``, ``peak_rss_mb`` (the
-server's VmHWM), ``db_mb``, ``wall_s``.
+server's VmHWM), ``db_mb`` (the database with its write-ahead log), ``wall_s``.
 
 The functions ``start_server``, ``stop_server`` and ``Player`` are used by ``tests/play/test_restart.py``.
 """
@@ -217,6 +217,20 @@ class Player:
             self.ws = None
 
 
+#: Times ``GET URL`` twice a second until the file STOP exists (at most COUNT times), one line of seconds each.
+LOBBY_PROBE = """
+import os, sys, time, urllib.request
+url, stop, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+for _ in range(count):
+    if os.path.exists(stop):
+        break
+    t = time.perf_counter()
+    urllib.request.urlopen(url, timeout=60).read()
+    print(time.perf_counter() - t, flush=True)
+    time.sleep(0.5)
+"""
+
+
 def _vmhwm_mb(pid: int) -> float:
     """The process's peak resident memory (``VmHWM``), MiB."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -247,8 +261,6 @@ def run(args: argparse.Namespace) -> dict:
         players = cheap + search
         ready = threading.Barrier(total + 1, timeout=args.timeout * 2)
         done: list[bool] = [False] * total
-        lobby: list[float] = []
-        finished = threading.Event()
 
         def client(i: int) -> None:
             p = players[i]
@@ -266,27 +278,21 @@ def run(args: argparse.Namespace) -> dict:
                 done[i] = p.play(args.moves if i < args.games else args.search_moves)
             p.close()
 
-        def ask_lobby() -> None:
-            for _ in range(int(args.timeout * 20)):  # bounded: at most the run's length, twice a second
-                if finished.wait(0.5):
-                    return
-                t = time.perf_counter()
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/options", timeout=args.timeout).read()
-                lobby.append(time.perf_counter() - t)
-
         threads = [threading.Thread(target=client, args=(i,), daemon=True) for i in range(total)]
         t0 = time.perf_counter()
         try:
             for t in threads:
                 t.start()
             ready.wait()  # every game started: now they all play
-            watcher = threading.Thread(target=ask_lobby, daemon=True)
-            watcher.start()
+            stop = Path(tmp) / "stop"
+            # The lobby is timed from a process of its own, so that the clients' threads do not slow its clock.
+            probe = subprocess.Popen([sys.executable, "-c", LOBBY_PROBE, f"http://127.0.0.1:{port}/api/options",
+                                      str(stop), str(int(args.timeout * 20))], stdout=subprocess.PIPE, text=True)
             for t in threads:
                 t.join(timeout=max(1.0, args.timeout * 10 - (time.perf_counter() - t0)))
-            finished.set()
-            watcher.join(timeout=args.timeout)
             wall = time.perf_counter() - t0
+            stop.touch()
+            lobby = [float(line) for line in probe.communicate(timeout=args.timeout)[0].split()]
             peak = _vmhwm_mb(proc.pid)
         finally:
             stop_server(proc)
@@ -303,7 +309,8 @@ def run(args: argparse.Namespace) -> dict:
             "search_p50_ms": _percentile(search_lat, 50), "search_p99_ms": _percentile(search_lat, 99),
             "lobby_ms": round(statistics.median(lobby) * 1000, 1) if lobby else None,
             "lobby_max_ms": round(max(lobby) * 1000, 1) if lobby else None, "lobby_requests": len(lobby),
-            "peak_rss_mb": round(peak, 1), "db_mb": round(db.stat().st_size / 2**20, 1),
+            "peak_rss_mb": round(peak, 1),
+            "db_mb": round(sum(f.stat().st_size for f in db.parent.glob(db.name + "*")) / 2**20, 1),  # and its WAL
             "wall_s": round(wall, 1),
         }
 

@@ -57,7 +57,7 @@ from typing import Annotated, Literal
 import numpy as np
 from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -363,15 +363,14 @@ def create_app(opponent: str | None = None, pool: SetupDraw | None = None, *, al
     def index() -> str:
         return (STATIC / "index.html").read_text(encoding="utf-8")
 
+    variants = {name: {"counts": list(v.piece_counts), "lakes": list(v.lakes),
+                       "zones": [list(v.deploy_squares(p)) for p in (0, 1)]} for name, v in VARIANTS.items()}
+    offer = JSONResponse({"variants": variants, "opponents": {name: specs[0] for name, specs in choices.items()},
+                          "choices": choices, "about": about, "pool": pool is not None}).body
+
     @app.get("/api/options")
-    def options() -> dict:
-        variants = {
-            name: {"counts": list(v.piece_counts), "lakes": list(v.lakes),
-                   "zones": [list(v.deploy_squares(p)) for p in (0, 1)]}
-            for name, v in VARIANTS.items()
-        }
-        return {"variants": variants, "opponents": {name: specs[0] for name, specs in choices.items()},
-                "choices": choices, "about": about, "pool": pool is not None}
+    async def options() -> Response:
+        return Response(offer, media_type="application/json")  # made once, answered without a thread
 
     @app.post("/api/setup")
     def setup(req: SetupRequest) -> dict:
