@@ -126,7 +126,8 @@ def serve(
 def arena(
     agents: list[str] = typer.Argument(..., help="agent specs: shipped:classic and shipped:barrage (the shipped "
                                                    "agents; options after commas: shipped:classic,seconds=1), "
-                                                   "random, greedy, cautious, montecarlo, mcts:sims=200, turtle and "
+                                                   "random, greedy, cautious, montecarlo, mcts:sims=200, alphabeta:seconds=0.3 "
+                                                   "(the sparring program), turtle and "
                                                    "sure (passive: they test converting a lead), checkpoint:DIR, "
                                                    "ucc:PATH, net:PATH"),
     games: int = typer.Option(20, help="games per pair (half with each colour)"),

@@ -72,6 +72,7 @@ PROVIDERS: dict[str, str] = {
     "sure": "deepnash.agents.passive",
     "montecarlo": "deepnash.agents.montecarlo",
     "mcts": "deepnash.agents.mcts",
+    "alphabeta": "deepnash.agents.alphabeta",
     "ucc": "deepnash.agents.ucc",
     # The network agent registers these from its own module (it imports torch).
     "checkpoint": "deepnash.agents.network_agent",
