@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from deepnash.agents import PlayerView
 from deepnash.game import BARRAGE, CLASSIC, Move
+from deepnash.arena.raids import RAIDS
 from deepnash.testtime.clock import CRITICAL_FACTOR, MIN_MOVES_TO_GO, GameClock, critical_move, moves_to_go
 from deepnash.testtime.search import Search, SearchConfig
 from test_search import FakeClock, marshal_next_to_general, random_position
@@ -51,9 +52,15 @@ def test_the_budget_spreads_what_is_left_over_the_moves_to_come():
 def test_a_battle_among_the_candidates_is_critical():
     view, _ = marshal_next_to_general()  # Red's Marshal on e2 below Blue's General on e3
     attack, step = Move.parse("e2-e3"), Move.parse("e2-d2")
-    assert critical_move(view, [step, attack], None)
-    assert not critical_move(view, [step], None)
-    assert critical_move(view, [step], step)  # a raid on the Flag to answer
+    assert critical_move(view, [step, attack])
+    assert not critical_move(view, [step])
+
+
+def test_a_raid_on_the_flag_is_critical():
+    """DoI's raid down the b-file: a quiet candidate still makes the move critical, as the guard answers it."""
+    view = PlayerView.of(next(r for r in RAIDS if r.name == "doi-b-file").game(), 0)
+    quiet = next(m for m in view.legal_moves if view.owner[m.to_sq] < 0)
+    assert critical_move(view, [quiet])
 
 
 def uniform(view: PlayerView) -> dict[Move, float]:

@@ -20,7 +20,7 @@ from deepnash.infostate.view import PlayerView
 from deepnash.testtime.flag_guard import (GUARD_HORIZON, HORIZON, MAY_MINE, UNSTOPPED, defender_steps,
                                           flag_danger, guarding_move, public_raids, raid_steps,
                                           scout_in_line, slack_after)
-from deepnash.testtime import search as search_module
+from deepnash.testtime.search.heuristics import guard as guard_module
 from deepnash.testtime.search import Search, SearchConfig
 from testtime_helpers import blocked, red_corner, uniform_logits, zero_value
 
@@ -319,7 +319,7 @@ def test_the_guard_answer_enters_with_a_tenth_of_the_top_prior(monkeypatch):
         return max(result.policy, key=result.policy.get)
 
     assert chosen().from_sq == parse_square("e1")
-    monkeypatch.setattr(search_module, "GUARD_PRIOR", 0.0)
+    monkeypatch.setattr(guard_module, "GUARD_PRIOR", 0.0)
     assert chosen().from_sq != parse_square("e1")
 
 

@@ -36,8 +36,12 @@ from deepnash.nn.checkpoint import CheckpointError, save_checkpoint
 from deepnash.testtime.belief import LearnedBelief
 from deepnash.testtime.candidates import approach_move, clearing_plans, exposed, has_attacked, presses
 from deepnash.testtime.leaf import APPROACH_HORIZON, attack_delay, flag_approach, material_difference
-from deepnash.testtime.search import (APPROACH_NEARNESS, DECIDED_MARGIN, GUARD_PRIOR, MARCH, MAX_STEP_GAIN, Search,
-                                      SearchConfig, _sample, improve)
+from deepnash.testtime.search import Search, SearchConfig, improve
+from deepnash.testtime.search.heuristics.approach import APPROACH_NEARNESS, MARCH
+from deepnash.testtime.search.heuristics.contempt import MAX_STEP_GAIN
+from deepnash.testtime.search.heuristics.guard import GUARD_PRIOR
+from deepnash.testtime.search.heuristics.passive import DECIDED_MARGIN
+from deepnash.testtime.search.rollout import sample_actions
 from test_memory import MARSHAL_CHANCE
 from testtime_helpers import Played, uniform_logits, zero_value
 
@@ -938,20 +942,20 @@ def test_rollout_sampling_keeps_to_the_mask_and_the_threshold():
     mask[0, :3] = True
     mask[1, [1, 3]] = True
     rng = np.random.default_rng(0)
-    drawn = np.array([_sample(logits, mask, rng, threshold=0.03) for _ in range(2000)])
+    drawn = np.array([sample_actions(logits, mask, rng, threshold=0.03) for _ in range(2000)])
     assert set(drawn[:, 0]) == {0, 1} and set(drawn[:, 1]) == {1, 3}
     assert abs((drawn[:, 0] == 0).mean() - 0.5 / 0.98) < 0.04
-    raw = np.array([_sample(logits, mask, rng) for _ in range(2000)])
+    raw = np.array([sample_actions(logits, mask, rng) for _ in range(2000)])
     assert set(raw[:, 0]) == {0, 1, 2}  # without the threshold the rare action is drawn too
 
 
 def test_a_rollout_with_one_legal_action_takes_it_without_the_network(monkeypatch):
     """The network sees only rollout games with a choice; a game with one legal action (a selected
     piece with one square to go to) plays it: the one action the policy could give any probability."""
-    from deepnash.testtime import search as search_module
+    from deepnash.testtime.search import rollout as rollout_module
 
     asked, forced = [], []
-    real_sample, real_step = search_module._sample, VectorEnv.step
+    real_sample, real_step = rollout_module.sample_actions, VectorEnv.step
 
     def sample(logits, mask, rng, threshold=0.0):
         asked.append(mask.sum(axis=1))
@@ -963,7 +967,7 @@ def test_a_rollout_with_one_legal_action_takes_it_without_the_network(monkeypatc
         forced.append(int(one.sum()))
         return real_step(env, actions)
 
-    monkeypatch.setattr(search_module, "_sample", sample)
+    monkeypatch.setattr(rollout_module, "sample_actions", sample)
     monkeypatch.setattr(VectorEnv, "step", step)
     game, history = random_position(CLASSIC, 4, 30)  # a crowded board: many pieces with one way out
     view = PlayerView.of(game, game.turn, history)

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from ..game import Move, Variant
 from ..infostate.view import PlayerView
+from .flag_guard import guarding_move
 
 #: The planning horizon, in plies per piece a side deploys: people's Classic games (40 pieces) end
 #: within 434 plies three times in four, their Barrage games (8 pieces) within 91 (Gravon, 2014-10).
@@ -80,8 +81,8 @@ def moves_to_go(variant: Variant, ply: int) -> float:
     return max(float(MIN_MOVES_TO_GO), (horizon - ply) / 2)
 
 
-def critical_move(view: PlayerView, candidates: list[Move], raid: Move | None) -> bool:
+def critical_move(view: PlayerView, candidates: list[Move]) -> bool:
     """Whether the move to make matters more than most: one of the ``candidates`` attacks an opponent
-    piece (a battle, whose result decides material), or ``raid`` (``flag_guard.guarding_move``'s answer)
-    says an opponent piece is racing the defenders to the player's Flag."""
-    return raid is not None or any(view.owner[m.to_sq] == 1 - view.player for m in candidates)
+    piece (a battle, whose result decides material), or an opponent piece is racing the defenders to the
+    player's Flag (``flag_guard.guarding_move`` finds an answer to a raid)."""
+    return guarding_move(view) is not None or any(view.owner[m.to_sq] == 1 - view.player for m in candidates)
