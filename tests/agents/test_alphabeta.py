@@ -1,17 +1,21 @@
 """The sparring program (``agents.alphabeta``): it reads public information only, takes what is free, is
 deterministic under a node or depth bound, and is reachable as an agent spec."""
 
+import io
+
 import numpy as np
 import pytest
 
 from deepnash.agents import AgentSpecError, make_agent
 from deepnash.agents.alphabeta import AlphaBetaAgent, piece_values
+from deepnash.agents.ucc import serve_ucc
 from deepnash.game import BARRAGE, CLASSIC, Game
 from deepnash.game import kernels as K
 from deepnash.game.codes import EMPTY, LAKE, code_of
 from deepnash.game.pieces import BOMB, FLAG, GENERAL, MARSHAL, MINER, SCOUT, SERGEANT, SPY
 from deepnash.infostate.determinize import complete_state
 from deepnash.infostate.view import PlayerView, push_recorded
+from deepnash.notation.ucc import format_board, format_setup, parse_move
 
 BOUNDED = "alphabeta:seconds=0,depth=3"
 
@@ -130,3 +134,17 @@ def test_it_sets_up_as_people_do_and_plays_both_variants(variant):
     g.push(g.legal_moves()[0])
     move = agent.act(PlayerView.of(g, 1))
     assert move in g.legal_moves()
+
+
+def test_it_plays_as_a_ucc_bot():
+    """``deepnash ucc-bot --agent alphabeta`` serves the agent the registry builds: a scripted referee
+    conversation (setup, START, a board, one move reply, QUIT), as ``test_ucc`` plays it with the random bot."""
+    blue = Game(BARRAGE, seed=4).setups[1]
+    own = _agent(BOUNDED, BARRAGE, 0, seed=9).choose_setup()
+    view = PlayerView.of(Game(BARRAGE, own, blue), 0)
+    stdin = io.StringIO("\n".join(["RED blue 10 10", "START", *format_board(view.owner, view.types, 0), "QUIT"]) + "\n")
+    out = io.StringIO()
+    serve_ucc(make_agent(BOUNDED), BARRAGE, stdin, out, seed=9)
+    lines = out.getvalue().splitlines()
+    assert lines[:4] == format_setup(own, 0)
+    assert parse_move(lines[4]) in view.legal_moves

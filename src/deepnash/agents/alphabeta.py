@@ -37,7 +37,7 @@ from numba import njit
 
 from ..game import Move, Variant
 from ..game import kernels as K
-from ..game.pieces import BOMB, FLAG, LIEUTENANT, MARSHAL, MINER, NUM_TYPES, SCOUT, SERGEANT, SPY
+from ..game.pieces import BOMB, FLAG, LIEUTENANT, MAJOR, MARSHAL, MINER, NUM_TYPES, SCOUT, SERGEANT, SPY
 from ..infostate.beliefs import FIGHT, IMMOVABLE, PEOPLE_PIECE_VALUE, PIECE_VALUE
 from ..infostate.tracking import flag_odds, possible_types, type_odds
 from ..infostate.view import PlayerView
@@ -52,9 +52,9 @@ QUIESCENCE_DEPTH = 4
 WIN = 100.0
 #: What taking the Flag is worth in a chance node, in material units: a level game turned into a won one
 #: (people's piece values are scaled so that ``tanh`` of a material lead is ``2 P(win) - 1``, so a lead of
-#: 3 is a win).  A chance node weighs outcomes by their odds, so the utility must be bounded like that:
+#: 2 is all but won).  A chance node weighs outcomes by their odds, so the utility must be bounded like that:
 #: with ``WIN`` a 1% chance of the Flag would outweigh any piece.
-FLAG_GAIN = 3.0
+FLAG_GAIN = 2.0
 #: Entries of the transposition table (a power of two).
 TT_SIZE = 1 << 18
 #: What revealing a piece costs its owner, as a share of its value for the most valuable type; a type worth
@@ -63,6 +63,8 @@ TT_SIZE = 1 << 18
 INFO_SHARE = 0.3
 #: What a position reached once before costs (per time seen), in material units.
 REPEAT_COST = 0.05
+#: Share of ``FLAG_GAIN`` lost when a hidden opponent piece wins a battle next to our Flag.
+BREACH = 0.7
 #: What a quiet move costs at the no-attack draw limit when we are not behind, in material units.
 STALL_COST = 0.3
 #: A hidden unmoved piece moves in the search when the chance it can move is above this.
@@ -71,8 +73,13 @@ MOBILE_ODDS = 0.05
 # rows of a search board ``int8[4, 100]``
 _SIDE, _TYPE, _ID, _FLAGS = 0, 1, 2, 3
 _REVEALED, _MOVED = 1, 2
-# weights of the evaluation, ``float64[4]``
+# weights of the evaluation, ``float64[6]`` (``EVAL_WEIGHTS``)
 _W_PROGRESS, _W_FLAG, _W_DEFENDER, _W_SPAN, _W_HUNT, _W_HUNT_SPAN = 0, 1, 2, 3, 4, 5
+#: The evaluation's weights, in material units: our runner at the likeliest opponent Flag (0.15, falling
+#: to 0 over 20 steps); an opponent piece next to our Flag (1.5, falling as the square of the distance to
+#: 0 at 5 steps), half of it (0.5) when a movable piece of ours stands nearer; a revealed opponent piece
+#: with one of ours that beats it next to it (0.3 of its value, to 0 at 8 steps).
+EVAL_WEIGHTS = np.array([0.15, 1.5, 0.5, 20.0, 0.3, 8.0])
 # transposition table bound kinds
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
@@ -91,7 +98,8 @@ def _fight(a, d):
 def _gen(s, stm, mobile, out, attacks_only):
     """The moves of side ``stm`` (0 us, 1 the opponent) on search board ``s`` into ``out`` as
     ``from * 100 + to``; returns their count.  Hidden opponent pieces move one square, and only once
-    moved or when ``mobile`` by their id; known Scouts run along clear lines."""
+    moved or when ``mobile`` by their id; known Scouts run along clear lines.  Our Majors and higher
+    never attack a hidden piece that has not moved (it may be a Bomb: ``_probes_bomb``)."""
     n = 0
     for sq in range(100):
         if s[_SIDE, sq] != stm:
@@ -114,11 +122,21 @@ def _gen(s, stm, mobile, out, attacks_only):
                         break
                     tsq = K.NEIGHBOUR[tsq, d]
                     continue
-                if o == 1 - stm:
+                if o == 1 - stm and not _probes_bomb(s, sq, tsq):
                     out[n] = sq * 100 + tsq
                     n += 1
                 break
     return n
+
+
+@njit(cache=True, inline="always")
+def _probes_bomb(s, f, t):
+    """Whether ``f -> t`` sends one of our Majors or higher against a hidden piece that has never moved:
+    what the classic programs (and people) leave to cheap pieces, as a Bomb costs the piece and wins
+    nothing."""
+    a = s[_TYPE, f]
+    return (s[_SIDE, f] == 0 and a >= MAJOR and a <= MARSHAL and s[_SIDE, t] == 1 and s[_TYPE, t] < 0
+            and not s[_FLAGS, t] & _MOVED)
 
 
 @njit(cache=True)
@@ -175,10 +193,11 @@ def _evaluate(s, ev, evm, val, info, runner, dist_target, dist_flag, mobile, w):
 
 
 @njit(cache=True)
-def _chance(s, f, t, stm, base, odds, odds_moved, val, info):
+def _chance(s, f, t, stm, base, odds, odds_moved, val, info, dist_flag):
     """Expected value for us (side 0) of a battle ``f -> t`` whose outcome hangs on a hidden opponent type:
     the mean over that piece's type distribution of ``base`` (the static value before it) plus what each
-    outcome changes (material, and the pieces it reveals)."""
+    outcome changes (material, the pieces it reveals, and an opponent piece that wins its way next to our
+    Flag: ``BREACH`` of the Flag's worth, as the line ends before it could take it)."""
     v = 0.0
     if stm == 0:
         a = s[_TYPE, f]
@@ -213,6 +232,8 @@ def _chance(s, f, t, stm, base, odds, odds_moved, val, info):
             r = _fight(d, a)
             if r > 0:
                 o = -val[0, a] + info[1, d] + (info[0, a] if shown else 0.0)
+                if dist_flag[t] == 1:
+                    o -= BREACH * FLAG_GAIN
             elif r == 0:
                 o = -val[0, a] + val[1, d] + (info[0, a] if shown else 0.0)
             else:
@@ -337,7 +358,8 @@ def _enter(st, ply, depth, alpha, beta, key, moves, order, odds, odds_moved, ev,
         elif kind == 1:
             score[i] = 1e6 + 1e3 * _gain(s, f, t, val)
         elif kind == 2:
-            score[i] = 5e5 + 1e3 * sign * (_chance(s, f, t, stm, base, odds, odds_moved, val, info) - base)
+            gain = _chance(s, f, t, stm, base, odds, odds_moved, val, info, dist_flag) - base
+            score[i] = 5e5 + 1e3 * sign * gain
         elif m == killers[ply, 0]:
             score[i] = 4e5
         elif m == killers[ply, 1]:
@@ -396,7 +418,9 @@ def _search(st, top, depth, alpha, beta, key, moves, order, odds, odds_moved, ev
             stm = ply % 2
             kind = _kind(s, f, t)
             if kind == 2:
-                v = (1.0 if stm == 0 else -1.0) * _chance(s, f, t, stm, fr[ply, _BASE], odds, odds_moved, val, info)
+                v = _chance(s, f, t, stm, fr[ply, _BASE], odds, odds_moved, val, info, dist_flag)
+                if stm == 1:
+                    v = -v
             else:
                 child_key, taken = _apply(s, st[ply + 1], f, t, keys[ply])
                 if taken:
@@ -470,7 +494,7 @@ def _root(st, depth, root_moves, cost, values, moves, order, odds, odds_moved, e
         f = m // 100
         t = m % 100
         if _kind(s, f, t) == 2:
-            v = _chance(s, f, t, 0, base, odds, odds_moved, val, info)
+            v = _chance(s, f, t, 0, base, odds, odds_moved, val, info, dist_flag)
         else:
             child_key, taken = _apply(s, st[1], f, t, key)
             if taken:
@@ -586,7 +610,8 @@ class AlphaBetaAgent(SeededBot):
             return moves[0]
         b = self._board(view)
         root = np.array([m.from_sq * 100 + m.to_sq for m in moves], dtype=np.int32)
-        cost = np.array([REPEAT_COST * self._seen.get(self._child_key(view, m), 0) for m in moves])
+        cost = np.array([REPEAT_COST * self._seen.get(self._child_key(view, m), 0)
+                         + (WIN if _probes_bomb(b, m.from_sq, m.to_sq) else 0.0) for m in moves])
         arrays = self._tables(view, b)
         cost += self._stall_cost(view, b, arrays) * np.array([view.owner[m.to_sq] == -1 for m in moves])
         st = np.zeros((MAX_PLY + 1, 4, 100), dtype=np.int8)
@@ -676,8 +701,7 @@ class AlphaBetaAgent(SeededBot):
         dist_target = _distances(view.variant, int(np.argmax(flag)))
         flags = np.flatnonzero(me & (view.types == FLAG))
         dist_flag = _distances(view.variant, int(flags[0])) if len(flags) else np.full(100, 99, np.int64)
-        w = np.array([0.15, 0.6, 0.5, 20.0, 0.3, 8.0])
-        return (odds, odds_moved, ev, evm, val, info, runner, dist_target, dist_flag, mobile, w)
+        return (odds, odds_moved, ev, evm, val, info, runner, dist_target, dist_flag, mobile, EVAL_WEIGHTS)
 
     # -- positions seen ------------------------------------------------------------------------------------
 
