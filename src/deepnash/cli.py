@@ -167,6 +167,26 @@ def arena(
         print_tournament(result)
 
 
+@app.command("agents")
+def agents(spec: str = typer.Argument(None, help="an agent spec, e.g. shipped:classic or shipped:classic,guard=0: "
+                                                  "list its options")) -> None:
+    """List the agents, or one agent's options with the values its spec plays and what each one means."""
+    from .agents.registry import AgentSpecError, agent_options, describe_agents
+
+    if spec is None:
+        for name, summary in describe_agents().items():
+            typer.echo(f"{name:12} {summary}")
+        return
+    try:
+        rows = agent_options(spec)
+    except AgentSpecError as e:
+        raise typer.BadParameter(str(e)) from None
+    width = max(len(name) for name, _, _ in rows)
+    for name, value, text in rows:
+        shown = str(value).lower() if isinstance(value, bool) else str(value)
+        typer.echo(f"{name:{width}} = {shown:10} {text}".rstrip())
+
+
 @app.command("normal-form")
 def normal_form(
     payoff: str = typer.Option("1,-1;-1,1", help="player 0's payoff matrix, rows separated by ';' (default: matching pennies)"),

@@ -62,9 +62,9 @@ class NetworkAgent:
             opponent holding the setups people played cannot tell where the Flag and Bombs stand.
         search: plays each move from the belief-sampled search's improved policy
             (``testtime.search``) instead of the step policies; the observation layers
-            (eagerness, memory) and the removal of pointless threats still apply, value bounds,
-            thresholding and discretisation do not (the search looks further).  Deployment is
-            unchanged.  ``None``: no search.
+            (eagerness, memory) and the removal of pointless threats still apply, thresholding and
+            discretisation shape the deployment alone, and value bounds must be off (``SEARCH_SKIPS``:
+            the spec refuses them).  ``None``: no search.
         belief: the search's sampler of hidden states (``testtime.search.Belief``, e.g. ``learned_belief``);
             ``None``: the heuristic one.
         rollout_net: the network that plays the search's rollouts and scores its leaves
@@ -73,6 +73,8 @@ class NetworkAgent:
     Attributes:
         on_decision: called with each decision's ``testtime.DecisionLog`` (for ``--explain``), if set.
         testtime: the ``TestTimeLayer`` (its ``stats`` count value-bounds interventions), or ``None``.
+        heuristic_counts: this game's moves chosen by the search (``"searched"``), and how many of them each of
+            its heuristics changed (``SearchResult.changed_by``); the arena reports them.
     """
 
     def __init__(self, net: DeepNashNet, greedy: bool = False, name: str = "network",
@@ -95,6 +97,7 @@ class NetworkAgent:
         self._rng = np.random.default_rng(0)
         self._variant: Variant | None = None
         self._player = 0
+        self.heuristic_counts: dict[str, int] = {}
 
     def reset(self, variant: Variant, player: int, seed: int | None = None) -> None:
         self._variant = get_variant(variant)
@@ -103,6 +106,7 @@ class NetworkAgent:
             self.testtime.reset(player)
         self._gen.manual_seed(seed if seed is not None else int(torch.seed() % 2**62))
         self._rng = np.random.default_rng(seed)
+        self.heuristic_counts = {}
         if self.search is not None:
             self.search.reset(self._variant, player)
 
@@ -225,6 +229,8 @@ class NetworkAgent:
         moves = list(result.policy)
         weights = np.array([result.policy[m] for m in moves])
         move = moves[int(weights.argmax())] if self.greedy else moves[int(self._rng.choice(len(moves), p=weights))]
+        for name in ("searched", *result.changed_by):
+            self.heuristic_counts[name] = self.heuristic_counts.get(name, 0) + 1
         if self.on_decision is not None:
             self._log_search(view, result, move, policy, row, notes, float(value[0]))
         return move
@@ -237,7 +243,8 @@ class NetworkAgent:
         best = sorted(result.q, key=lambda m: -result.q[m])
         detail = (", ".join(f"{m} Q {result.q[m]:+.3f} prior {result.prior[m]:.3f} -> {result.policy[m]:.3f}"
                             for m in best)
-                  + f"; {result.samples} samples in {result.rounds} rounds, {result.seconds:.2f} s")
+                  + f"; {result.samples} samples in {result.rounds} rounds, {result.seconds:.2f} s"
+                  + f"; changed by {', '.join(result.changed_by) or 'no heuristic'}")
         sel = np.zeros(100)
         for m, q in result.policy.items():
             sel[square_to_action(m.from_sq, p)] += q
@@ -336,12 +343,27 @@ def from_checkpoint(path: str, weights: str = "online", greedy: bool = False, se
     ``docs/test-time.md``) and, with ``search=on``, the search (every ``SearchConfig`` field: ``seconds=2``...;
     ``belief=learned`` samples from the belief network shipped for the checkpoint's variant).  ``disguise=true``
     rearranges the lanes of the people's setup it deploys (``NetworkAgent``)."""
+    if search and (skipped := [n for n in SEARCH_SKIPS if getattr(testtime, n)]):
+        raise ValueError(f"search=on plays the search's improved policy, which {', '.join(skipped)} cannot change: "
+                         f"give {'=off, '.join(skipped)}=off or search=off")
     net, meta = load_network(path, weights)
     variant = meta.get("variant", "classic")
     belief = learned_belief(search_config.belief, variant) if search else None
     rollout_net = rollout_source(search_config.rollouts, variant) if search else None
     return NetworkAgent(net, greedy=greedy, testtime=testtime, search=search_config if search else None,
                         setup=setup, belief=belief, disguise=disguise, rollout_net=rollout_net)
+
+
+#: The test-time layers that act only on the moves' step policies, which the search replaces: off with ``search=on``
+#: (thresholding and discretisation still shape the deployment head's policy).
+SEARCH_SKIPS = ("value_bounds",)
+
+
+def layer_defaults(given: dict[str, str]) -> dict[str, str]:
+    """The options a network agent takes where its spec gives none: with ``search=on``, the layers of
+    ``SEARCH_SKIPS`` off (the test-time layers and the search compose in one order: docs/test-time.md)."""
+    on = given.get("search", "false").lower() in ("1", "true", "yes", "on")
+    return {name: "false" for name in SEARCH_SKIPS} if on else {}
 
 
 def rollout_source(source: str, variant: str) -> DeepNashNet | None:
@@ -399,20 +421,26 @@ def shipped_options(given: dict[str, str]) -> dict[str, str]:
     """
     path = SHIPPED_DIR / given.get("variant", SHIPPED_VARIANT) / SHIPPED_OPTIONS
     if not path.is_file():
-        return {}
+        return layer_defaults(given)
     try:
         options = json.loads(path.read_text())["options"]
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise AgentSpecError(f"{path}: cannot read the shipped agent's options ({e!r})") from None
     if not isinstance(options, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in options.items()):
         raise AgentSpecError(f"{path}: 'options' must be an object of strings, like an agent spec's options")
-    return options
+    return layer_defaults({**options, **given}) | options
 
 
 _OPTIONS = {"testtime": TestTimeConfig, "search_config": SearchConfig}
+_HELP = {"variant": "the shipped weights: classic or barrage", "weights": "the checkpoint's online or target network",
+         "greedy": "play the most probable move instead of sampling", "search": "move by the belief-sampled search",
+         "setup": "own (the deployment head), random, guarded, human, walled or sheltered",
+         "disguise": "rearrange the lanes of the people's setup drawn"}
 register_agent("checkpoint", from_checkpoint, takes_path=True, configs=_OPTIONS, aliases={"discretise": "discretize"},
+               help=_HELP, defaults=layer_defaults,
                summary="a trained DeepNash network from a training run or checkpoint directory")
 register_agent("shipped", shipped, positional="variant", configs=_OPTIONS, aliases={"discretise": "discretize"},
+               help=_HELP,
                defaults=shipped_options,
                summary="the DeepNash networks shipped with the package: shipped:barrage, shipped:classic")
 

@@ -47,6 +47,7 @@ class _Entry:
     positional: str | None
     configs: dict[str, type]
     defaults: Callable[[dict[str, str]], dict[str, str]] | None = None
+    help: Mapping[str, str] = field(default_factory=dict)
 
     def options(self) -> dict[str, tuple[str | None, object]]:
         """Option name -> (the config keyword it belongs to, or ``None`` for the factory's own; its default)."""
@@ -97,6 +98,7 @@ def register_agent(
     positional: str | None = None,
     configs: Mapping[str, type] | None = None,
     defaults: Callable[[dict[str, str]], dict[str, str]] | None = None,
+    help: Mapping[str, str] | None = None,
 ) -> None:
     """Make ``name`` available to ``make_agent``.
 
@@ -115,13 +117,15 @@ def register_agent(
         defaults: called with the options a spec gives (strings, the positional one included); returns
             options, as strings, that the agent takes where the spec gives none (e.g. per variant:
             ``shipped:classic`` reads them beside its weights).  They are checked like the spec's own.
+        help: the factory's own options -> one line each (``agent_options``; the configs' fields carry theirs).
 
     Raises:
         ValueError: if ``name`` is empty or contains ``:`` or ``,``, or two options share a name.
     """
     if not name or any(c in name for c in ":,= "):
         raise ValueError(f"agent name {name!r} must be non-empty and contain no ':', ',', '=' or space")
-    entry = _Entry(factory, takes_path, dict(aliases or {}), summary, positional, dict(configs or {}), defaults)
+    entry = _Entry(factory, takes_path, dict(aliases or {}), summary, positional, dict(configs or {}), defaults,
+                   dict(help or {}))
     names = [n for cls in entry.configs.values() for n in (f.name for f in fields(cls))]
     own = set(entry.options()) - set(names)
     clash = sorted({n for n in names if names.count(n) > 1 or n in own})
@@ -186,19 +190,11 @@ def _convert(spec: str, key: str, value: str, default: object) -> object:
     return value
 
 
-def make_agent(spec: str) -> Agent:
-    """Build the agent a spec string describes.
-
-    Examples: ``random``, ``greedy``, ``cautious``, ``montecarlo:samples=20``,
-    ``mcts:sims=200``, ``ucc:/path/to/bot,timeout=2``, ``net:runs/ckpt``.
-
-    The agent's ``name`` is set to the spec string, so tables show exactly
-    what was played.
+def _resolve(spec: str) -> tuple[_Entry, AgentSpec, dict[str, object], dict[str, dict[str, object]]]:
+    """``spec`` parsed and its options converted: ``(entry, spec, the factory's own options, each config's)``.
 
     Raises:
-        AgentSpecError: unknown agent, unknown option, a value of the wrong
-            type or one the agent refuses (its plain ``ValueError``), or a
-            missing/unexpected path.
+        AgentSpecError: unknown agent or option, or a value of the wrong type.
     """
     parsed = parse_spec(spec)
     entry = _lookup(parsed.name)
@@ -219,6 +215,24 @@ def make_agent(spec: str) -> Agent:
             raise AgentSpecError(f"agent spec {spec!r}: unknown option {key!r} for {parsed.name!r}; options: {known}")
         keyword, default = table[key]
         (kwargs if keyword is None else grouped[keyword])[key] = _convert(spec, key, value, default)
+    return entry, parsed, kwargs, grouped
+
+
+def make_agent(spec: str) -> Agent:
+    """Build the agent a spec string describes.
+
+    Examples: ``random``, ``greedy``, ``cautious``, ``montecarlo:samples=20``,
+    ``mcts:sims=200``, ``ucc:/path/to/bot,timeout=2``, ``net:runs/ckpt``.
+
+    The agent's ``name`` is set to the spec string, so tables show exactly
+    what was played.
+
+    Raises:
+        AgentSpecError: unknown agent, unknown option, a value of the wrong
+            type or one the agent refuses (its plain ``ValueError``), or a
+            missing/unexpected path.
+    """
+    entry, parsed, kwargs, grouped = _resolve(spec)
     if entry.takes_path and not parsed.path:
         raise AgentSpecError(f"agent spec {spec!r}: {parsed.name!r} needs a path, e.g. {parsed.name}:PATH")
     if not entry.takes_path and parsed.path is not None:
@@ -233,6 +247,28 @@ def make_agent(spec: str) -> Agent:
         raise AgentSpecError(f"agent spec {spec!r}: {e}") from None
     agent.name = spec.strip()
     return agent
+
+
+def agent_options(spec: str) -> list[tuple[str, object, str]]:
+    """``(option, value, help)`` for every option of the agent ``spec`` names, with the value it would play (the
+    spec's, else the agent's defaults, such as a shipped agent's ``agent.json``, else the code's); the help is the
+    config field's ``metadata["help"]`` (empty where it has none).
+
+    Raises:
+        AgentSpecError: as ``make_agent``, for the spec's options.
+    """
+    entry, _, kwargs, grouped = _resolve(spec)
+    rows = []
+    for name, (keyword, default) in entry.options().items():
+        if keyword is None:
+            rows.append((name, kwargs.get(name, default), entry.help.get(name, "")))
+    try:
+        for keyword, cls in entry.configs.items():
+            config = cls(**grouped[keyword])
+            rows += [(f.name, getattr(config, f.name), f.metadata.get("help", "")) for f in fields(config)]
+    except ValueError as e:
+        raise AgentSpecError(f"agent spec {spec!r}: {e}") from None
+    return rows
 
 
 def describe_agents() -> dict[str, str]:

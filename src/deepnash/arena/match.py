@@ -105,6 +105,17 @@ class MatchResult:
         return {"a_mean": float(ab[:, 0].mean()), "a_max": float(ab[:, 0].max()),
                 "b_mean": float(ab[:, 1].mean()), "b_max": float(ab[:, 1].max())}
 
+    @property
+    def heuristics(self) -> dict[str, dict[str, int]]:
+        """``{"a": counts, "b": counts}``: each agent's ``GameResult.heuristics`` summed over the games (``searched``
+        moves, and how many of them each heuristic of its search changed); empty for an agent that keeps none."""
+        out: dict[str, dict[str, int]] = {"a": {}, "b": {}}
+        for i, g in enumerate(self.games):
+            for key, side in (("a", a_side(i)), ("b", 1 - a_side(i))):
+                for name, n in g.heuristics[side].items():
+                    out[key][name] = out[key].get(name, 0) + n
+        return out
+
     def to_dict(self) -> dict:
         """The stable JSON row: ``a b games wins draws losses a_red_wins a_blue_wins`` plus extras."""
         low, high = self.win_interval
@@ -115,6 +126,7 @@ class MatchResult:
             "win_rate": self.wins / n if n else 0.0, "win_low": low, "win_high": high,
             "mean_plies": float(np.mean([g.plies for g in self.games])) if n else 0.0,
             "failures": self.failures, "endings": self.endings, "seconds": self.seconds,
+            "heuristics": self.heuristics,
         }
 
 

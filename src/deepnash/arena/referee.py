@@ -49,6 +49,8 @@ class GameResult:
         reason: why the failing side lost, ``None`` otherwise.
         record: the game as a Gravon record (``None`` when a setup was refused).
         seconds: each side's thinking time, Red first: wall-clock seconds in its setup and moves.
+        heuristics: each side's ``heuristic_counts``, Red first, where the agent keeps them (a searching network
+            agent): ``searched`` moves, and how many of them each of its search's heuristics changed.
     """
 
     players: tuple[str, str]
@@ -59,11 +61,13 @@ class GameResult:
     reason: str | None = None
     record: GravonRecord | None = None
     seconds: tuple[float, float] = (0.0, 0.0)
+    heuristics: tuple[dict[str, int], dict[str, int]] = ({}, {})
 
     def to_dict(self) -> dict:
         """Every attribute but ``record``, as JSON values (``from_dict`` reads it back)."""
         return {"players": list(self.players), "winner": self.winner, "termination": self.termination,
-                "plies": self.plies, "codes": list(self.codes), "reason": self.reason, "seconds": list(self.seconds)}
+                "plies": self.plies, "codes": list(self.codes), "reason": self.reason, "seconds": list(self.seconds),
+                "heuristics": [dict(h) for h in self.heuristics]}
 
     @classmethod
     def from_dict(cls, d: dict) -> "GameResult":
@@ -78,9 +82,13 @@ class GameResult:
         players, codes, seconds = (tuple(d[k]) for k in ("players", "codes", "seconds"))
         if not len(players) == len(codes) == len(seconds) == 2:
             raise ValueError("players, codes and seconds need two entries each, Red first")
+        heuristics = d.get("heuristics", [{}, {}])  # results written before the counts have none
+        if len(heuristics) != 2:
+            raise ValueError("heuristics needs two entries, Red first")
         return cls((str(players[0]), str(players[1])), winner, str(d["termination"]), int(d["plies"]),
                    (str(codes[0]), str(codes[1])), None if d["reason"] is None else str(d["reason"]), None,
-                   (float(seconds[0]), float(seconds[1])))
+                   (float(seconds[0]), float(seconds[1])),
+                   tuple({str(k): int(v) for k, v in h.items()} for h in heuristics))
 
 
 def _codes(winner: int | None, termination: Termination | None) -> tuple[str, str]:
@@ -155,16 +163,18 @@ def referee_game(red: Agent, blue: Agent, variant: Variant, seed: int) -> GameRe
             close = getattr(a, "close", None)  # agents holding a process or file release it here
             if close is not None:
                 close()
+    counts = tuple(dict(getattr(a, "heuristic_counts", {})) for a in agents)
     if failure is not None:
         p, e = failure
         codes = ["VICTORY", "VICTORY"]
         codes[p] = e.code
         record = None if game is None else record_from_game(game, players=names, result_type=int(ResultType.FORFEIT))
         return GameResult(names, 1 - p, "forfeit", 0 if game is None else game.ply, tuple(codes),
-                          f"{names[p]} ({'Red' if p == 0 else 'Blue'}): {e.reason}", record, tuple(seconds))
+                          f"{names[p]} ({'Red' if p == 0 else 'Blue'}): {e.reason}", record, tuple(seconds), counts)
     out = game.outcome()
     return GameResult(names, out.winner, out.termination.name.lower(), game.ply,
-                      _codes(out.winner, out.termination), None, record_from_game(game, players=names), tuple(seconds))
+                      _codes(out.winner, out.termination), None, record_from_game(game, players=names), tuple(seconds),
+                      counts)
 
 
 def _tell_outcome(agents: tuple[Agent, Agent], game: Game | None, history: tuple[MoveRecord, ...]) -> None:

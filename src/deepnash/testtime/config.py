@@ -10,7 +10,14 @@ is an option of the network agent's spec (``shipped:value_bounds=off,eps_vb=0.1`
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+
+
+def option(default, text: str):
+    """A config dataclass field with ``default`` and one line of help, ``metadata["help"]`` (what ``deepnash agents
+    SPEC`` shows): what it does, its unit and range."""
+    return field(default=default, metadata={"help": text})
+
 
 #: The layers' switches, in the order they apply, e.g. ``shipped:threshold=off,value_bounds=off``.
 LAYERS = ("threshold", "discretize", "eagerness", "threats", "memory", "value_bounds")
@@ -36,19 +43,19 @@ class TestTimeConfig:
 
     __test__ = False  # not a pytest test class
 
-    threshold: bool = True
-    discretize: bool = True
-    eagerness: bool = True
-    threats: bool = True
-    memory: bool = True
-    value_bounds: bool = True
-    eps_thres_deploy: float = 0.03
-    eps_thres_play: float = 0.03
-    n_disc_deploy: int = 32
-    n_disc_play: int = 16
-    alpha_eag: float = 2.0
-    eps_vb: float = 0.05
-    free_threats: int = 3
+    threshold: bool = option(True, "drop actions below eps_thres_* and renormalise (with search: deployment only)")
+    discretize: bool = option(True, "round probabilities onto multiples of 1/n_disc_* (with search: deployment only)")
+    eagerness: bool = option(True, "feed the network 1 - (1 - r)**alpha_eag for the no-attack ratio r")
+    threats: bool = option(True, "avoid pointless threats")
+    memory: bool = option(True, "the memory heuristic's type eliminations in the observation")
+    value_bounds: bool = option(True, "remove actions whose two-step value bound is below v - eps_vb (not with search)")
+    eps_thres_deploy: float = option(0.03, "threshold of the deployment phase, in [0, 1)")
+    eps_thres_play: float = option(0.03, "threshold of the play phase, in [0, 1)")
+    n_disc_deploy: int = option(32, "discretisation quanta of the deployment phase, >= 1")
+    n_disc_play: int = option(16, "discretisation quanta of the play phase, >= 1")
+    alpha_eag: float = option(2.0, "eagerness exponent, > 0 (1: no change)")
+    eps_vb: float = option(0.05, "value-bounds margin in value units, >= 0")
+    free_threats: int = option(3, "back-and-forth threats allowed before the pointless-threat rule bites, >= 0")
 
     def __post_init__(self) -> None:
         for name in ("eps_thres_deploy", "eps_thres_play"):

@@ -4,8 +4,9 @@ unit and range; ``describe_options`` lists them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 
+from ..config import option
 from ..leaf import PIECE_VALUES
 from .heuristics import OPTIONS
 
@@ -19,32 +20,28 @@ PRECISIONS = ("auto", "float32", "bfloat16")
 LEAVES = ("value", "material", "progress", "gain")
 
 
-def _help(default, text: str):
-    return field(default=default, metadata={"help": text})
-
-
 @dataclass(frozen=True)
 class CoreOptions:
     """The search's own options (``core.Search``)."""
 
-    samples: int = _help(8, "K: hidden states sampled from the belief per round, >= 1")
-    depth: int = _help(6, "moves each side's policy plays after the candidate move before the leaf, >= 0")
-    candidates: int = _help(6, "M: moves of highest prior whose Q is estimated, >= 1")
-    seconds: float = _help(1.0, "time per move, seconds > 0 (unused with clock)")
-    clock: float = _help(0.0, "seconds for the whole game, spread over the moves to come (0: none)")
-    increment: float = _help(0.0, "seconds added to the clock after each move, >= 0 (needs clock)")
-    rounds: int = _help(0, "most rounds of K samples per move (0: as many as the time allows)")
-    alpha: float = _help(3.0, "step size of the regularised improvement, >= 0")
-    tau: float = _help(0.0, "its regularisation temperature towards the prior, >= 0")
-    rollout_threshold: float = _help(0.03, "rollout policies drop actions below this probability, in [0, 1)")
-    leaf: str = _help("value", f"how an unfinished leaf is scored: {', '.join(LEAVES)}")
-    piece_values: str = _help("thesis", f"what each piece is worth to the material leaves: {', '.join(PIECE_VALUES)}")
-    value_weight: float = _help(0.0, "with a material leaf, weight of the value head's P(win) - P(loss), >= 0")
-    control_variate: bool = _help(True, "with a material leaf, take each attack's luck out of Q by its expectation")
-    belief: str = _help("heuristic", f"where samples come from: {', '.join(BELIEF_SOURCES)} or a belief network's "
+    samples: int = option(8, "K: hidden states sampled from the belief per round, >= 1")
+    depth: int = option(6, "moves each side's policy plays after the candidate move before the leaf, >= 0")
+    candidates: int = option(6, "M: moves of highest prior whose Q is estimated, >= 1")
+    seconds: float = option(1.0, "time per move, seconds > 0 (unused with clock)")
+    clock: float = option(0.0, "seconds for the whole game, spread over the moves to come (0: none)")
+    increment: float = option(0.0, "seconds added to the clock after each move, >= 0 (needs clock)")
+    rounds: int = option(0, "most rounds of K samples per move (0: as many as the time allows)")
+    alpha: float = option(3.0, "step size of the regularised improvement, >= 0")
+    tau: float = option(0.0, "its regularisation temperature towards the prior, >= 0")
+    rollout_threshold: float = option(0.03, "rollout policies drop actions below this probability, in [0, 1)")
+    leaf: str = option("value", f"how an unfinished leaf is scored: {', '.join(LEAVES)}")
+    piece_values: str = option("thesis", f"what each piece is worth to the material leaves: {', '.join(PIECE_VALUES)}")
+    value_weight: float = option(0.0, "with a material leaf, weight of the value head's P(win) - P(loss), >= 0")
+    control_variate: bool = option(True, "with a material leaf, take each attack's luck out of Q by its expectation")
+    belief: str = option("heuristic", f"where samples come from: {', '.join(BELIEF_SOURCES)} or a belief network's "
                                      "directory")
-    rollouts: str = _help("own", "network of the rollouts and leaves: own, shipped or a checkpoint directory")
-    precision: str = _help("auto", f"number format of the rollouts: {', '.join(PRECISIONS)}")
+    rollouts: str = option("own", "network of the rollouts and leaves: own, shipped or a checkpoint directory")
+    precision: str = option("auto", f"number format of the rollouts: {', '.join(PRECISIONS)}")
 
     def check(self) -> None:
         for name in ("samples", "candidates"):
@@ -72,7 +69,7 @@ class CoreOptions:
 
 
 @dataclass(frozen=True)
-class SearchConfig(CoreOptions, *OPTIONS):
+class SearchConfig(*reversed(OPTIONS), CoreOptions):
     """Settings of the search: ``CoreOptions`` and each heuristic's options (``heuristics``), one field per agent
     spec option of the same name; each field's ``metadata["help"]`` says what it is.
 

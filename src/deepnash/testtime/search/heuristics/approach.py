@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from ....game import Move
 from ...candidates import approach_move, exposed
 from ...leaf import counter_nearness, flag_approach
+from ...config import option
 from ..plugin import Heuristic, Leaves, Proposal, Turn, register
 from .guard import GUARD_PRIOR
 
@@ -27,8 +28,8 @@ MARCH = 3.0
 
 @dataclass(frozen=True)
 class ApproachOptions:
-    approach: float = field(default=0.0, metadata={"help": "what a leaf gains for each rook step nearer the "
-                                                           "opponent's sampled Flag, >= 0 (0: off)"})
+    approach: float = option(0.0, "what a leaf gains for each rook step nearer the "
+                                                           "opponent's sampled Flag, >= 0 (0: off)")
 
     def check(self) -> None:
         if self.approach < 0:

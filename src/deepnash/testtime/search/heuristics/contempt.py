@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from ...candidates import hopeful_attack
 from ...leaf import attack_delay, counter_nearness
+from ...config import option
 from ..plugin import Heuristic, Proposal, Turn, register
 
 #: How far ``step_size`` lets ``alpha`` grow as a draw limit nears.
@@ -16,7 +17,7 @@ MAX_STEP_GAIN = 100.0
 
 @dataclass(frozen=True)
 class ContemptOptions:
-    contempt: float = field(default=0.0, metadata={"help": "how much worse than even a draw is, in [0, 1] (0: off)"})
+    contempt: float = option(0.0, "how much worse than even a draw is, in [0, 1] (0: off)")
 
     def check(self) -> None:
         if not 0 <= self.contempt <= 1:

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ....game import Move
 from ...candidates import marshalled_moves
+from ...config import option
 from ..plugin import Heuristic, Turn, register
 
 
 @dataclass(frozen=True)
 class GeneralGuardOptions:
-    general_guard: bool = field(default=False, metadata={"help": "keep the known General from standing next to a "
-                                                                 "moved or revealed piece that may be the Marshal"})
+    general_guard: bool = option(False, "keep the known General from standing next to a "
+                                                                 "moved or revealed piece that may be the Marshal")
 
 
 @register

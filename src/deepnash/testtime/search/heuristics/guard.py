@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -10,6 +10,7 @@ from ....game.pieces import MINER
 from ....infostate.beliefs import type_distributions
 from ....infostate.view import UNKNOWN
 from ...flag_guard import flag_danger, guarding_move
+from ...config import option
 from ..plugin import Heuristic, Leaves, Proposal, Turn, register
 
 #: The least prior the guard's answer to a raid enters the improvement with, as a fraction of the top move's:
@@ -21,8 +22,8 @@ GUARD_PRIOR = 0.1
 
 @dataclass(frozen=True)
 class GuardOptions:
-    guard: float = field(default=0.0, metadata={"help": "how much a raid on the Flag costs a leaf, in [0, 1] "
-                                                        "(0: off)"})
+    guard: float = option(0.0, "how much a raid on the Flag costs a leaf, in [0, 1] "
+                                                        "(0: off)")
 
     def check(self) -> None:
         if not 0 <= self.guard <= 1:

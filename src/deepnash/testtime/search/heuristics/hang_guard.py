@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ....game import Move
 from ...candidates import hanging_moves
+from ...config import option
 from ..plugin import Heuristic, Turn, register
 
 
 @dataclass(frozen=True)
 class HangGuardOptions:
-    hang_guard: bool = field(default=False, metadata={"help": "drop quiet moves that leave the moving piece "
-                                                              "next to a revealed piece that takes it unanswered"})
+    hang_guard: bool = option(False, "drop quiet moves that leave the moving piece "
+                                                              "next to a revealed piece that takes it unanswered")
 
 
 @register

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ....game import Move
 from ...raid_solve import unguarding_moves
+from ...config import option
 from ..plugin import Heuristic, Turn, register
 
 
 @dataclass(frozen=True)
 class HoldOptions:
-    hold: bool = field(default=False, metadata={"help": "drop moves after which more raids on the Flag are forced "
-                                                        "than after the best move"})
+    hold: bool = option(False, "drop moves after which more raids on the Flag are forced "
+                                                        "than after the best move")
 
 
 @register

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ...candidates import presses
 from ...leaf import movable_left
+from ...config import option
 from ..plugin import Heuristic, Leaves, Turn, register
 
 #: Against an opponent that does not press, how far beyond the unfinished lines of a round a finished game scores
@@ -17,8 +18,8 @@ DECIDED_MARGIN = 0.1
 
 @dataclass(frozen=True)
 class PassiveOptions:
-    passive: int = field(default=0, metadata={"help": "plies after which an opponent that has lost or tied no "
-                                                      "attack is taken for one that does not press (0: never)"})
+    passive: int = option(0, "plies after which an opponent that has lost or tied no "
+                                                      "attack is taken for one that does not press (0: never)")
 
     def check(self) -> None:
         if self.passive < 0:

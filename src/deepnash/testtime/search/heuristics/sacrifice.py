@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ....game import Move
 from ...candidates import doomed_attacks
+from ...config import option
 from ..plugin import Heuristic, Turn, register
 
 
 @dataclass(frozen=True)
 class SacrificeOptions:
-    sacrifice: bool = field(default=True, metadata={"help": "keep attacks that lose for certain on public "
-                                                            "information (false: drop them)"})
+    sacrifice: bool = option(True, "keep attacks that lose for certain on public "
+                                                            "information (false: drop them)")
 
 
 @register

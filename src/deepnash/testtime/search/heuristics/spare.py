@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ....game import Move
 from ....game.pieces import MARSHAL, SCOUT, SPY
 from ...candidates import spared_attacks
+from ...config import option
 from ..plugin import Heuristic, Turn, register
 
 
 @dataclass(frozen=True)
 class SpareOptions:
-    spare: int = field(default=0, metadata={"help": f"lowest rank kept off unmoved hidden pieces while a Bomb is "
-                                                    f"hidden, {SCOUT} to {MARSHAL} (0: off)"})
+    spare: int = option(0, f"lowest rank kept off unmoved hidden pieces while a Bomb is "
+                                                    f"hidden, {SCOUT} to {MARSHAL} (0: off)")
 
     def check(self) -> None:
         if not (self.spare == 0 or SPY < self.spare <= MARSHAL):

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ....game import Move
 from ...candidates import spied_moves
+from ...config import option
 from ..plugin import Heuristic, Turn, register
 
 
 @dataclass(frozen=True)
 class SpyGuardOptions:
-    spy_guard: bool = field(default=False, metadata={"help": "keep the known Marshal from standing next to a "
-                                                             "piece that may be the Spy"})
+    spy_guard: bool = option(False, "keep the known Marshal from standing next to a "
+                                                             "piece that may be the Spy")
 
 
 @register
