@@ -107,8 +107,8 @@ class NetworkAgent:
         self._gen.manual_seed(seed if seed is not None else int(torch.seed() % 2**62))
         self._rng = np.random.default_rng(seed)
         self.heuristic_counts = {}
-        if self.search is not None:
-            self.search.reset(self._variant, player)
+        if self.search is not None:  # one memory of the opponent's pieces, the layer's, where there is a layer
+            self.search.reset(self._variant, player, None if self.testtime is None else self.testtime.memory)
 
     def _values(self, obs: np.ndarray) -> np.ndarray:
         """``float32[N]``: the value head on ``obs: float32[N, 82, 10, 10]`` (value bounds' look-ahead)."""

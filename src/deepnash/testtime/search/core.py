@@ -94,14 +94,15 @@ class Search:
         self._game_clock: GameClock | None = None
         self._round_seconds = 0.0  # the last round's time: whether a clock's budget pays for another
 
-    def reset(self, variant, player: int) -> None:
-        """Start a new game as ``player``.
+    def reset(self, variant, player: int, memory: MemoryHeuristic | None = None) -> None:
+        """Start a new game as ``player``; ``memory``: the memory heuristic whose eliminations the samples keep to
+        (the test-time layer's, so that an agent keeps one memory of the opponent's pieces), ``None``: a new one.
 
         Raises:
             ValueError: ``piece_values=people`` on a variant people's games give no values for.
         """
         cfg = self.config
-        self._memory = MemoryHeuristic()
+        self._memory = MemoryHeuristic() if memory is None else memory
         self._game_clock = GameClock(cfg.clock, cfg.increment) if cfg.clock > 0 else None
         self._round_seconds = 0.0
         self._weights = None if cfg.belief == "public" else deployment_weights(variant, 1 - player)
@@ -122,6 +123,15 @@ class Search:
         if self._belief is not None:
             return self._belief(view, exclude)
         return lambda rng, n: sample_hidden(view, rng, self._weights, exclude=exclude, n=n)
+
+    @property
+    def logits_fn(self) -> LogitsFn:
+        """The policy heads the rollouts call (``rollout.LogitsFn``)."""
+        return self._rollouts.logits_fn
+
+    @logits_fn.setter
+    def logits_fn(self, fn: LogitsFn) -> None:
+        self._rollouts.logits_fn = fn
 
     @property
     def clock_left(self) -> float | None:
