@@ -891,18 +891,29 @@ def replay_record(
     file: str = typer.Argument(..., help="a Gravon .xml record (ours or gravon.de's), or a .zip archive of them"),
     game: str = typer.Option(None, help="in a .zip: a member's name or 1-based index; in an .xml of several games: an index"),
     as_json: bool = typer.Option(False, "--json", help="print every frame as one JSON object (as the browser gets it)"),
+    explain: bool = typer.Option(False, help="say from which move on the raider could have known where a captured "
+                                             "Flag was (a reasoning opponent's Flag inference), instead of stepping"),
 ) -> None:
     """Step through a recorded game with every piece shown: Enter/next, prev, N (jump), first, last, quit."""
+    from .arena.exposure import flag_exposure
     from .game.errors import RecordError
     from .play.frames import load_record, record_frames
     from .play.terminal import run
     from .play.viewer import ReplaySession
 
     try:
-        frames = record_frames(load_record(file, game))
+        record = load_record(file, game)
+        frames = record_frames(record)
+        exposure = flag_exposure(record) if explain else None
     except (RecordError, OSError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None
+    if explain:
+        if as_json:
+            typer.echo(json.dumps(None if exposure is None else exposure.to_dict()))
+        else:
+            typer.echo("no Flag was captured in this game" if exposure is None else exposure.describe())
+        return
     if as_json:
         typer.echo(json.dumps(frames.as_json()))
         return

@@ -157,6 +157,10 @@ def _game_task(task: tuple) -> GameResult:
             explain_to(agent, log.write, as_json=True)
     try:
         result = referee_game(a, b, variant, seed) if a_red else referee_game(b, a, variant, seed)
+        if log is not None and result.termination == "flag_captured" and result.record is not None:
+            from .exposure import flag_exposure  # how findable the captured Flag was, as the game's last line
+
+            log.write(json.dumps({"flag_exposure": flag_exposure(result.record).to_dict()}) + "\n")
     finally:
         if log is not None:
             log.close()
