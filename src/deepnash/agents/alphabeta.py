@@ -19,7 +19,8 @@ Each decision:
    is worth more once the Spy that threatens it is gone, the Spy little once the Marshal it hunts is,
    Miners more while Bombs stand and Miners are few): material; information (a revealed piece costs
    its owner the more the more it is worth, ``INFO_SHARE``); the safety of our Flag (the nearest
-   opponent piece that can move, and whether a defender of ours stands nearer); the progress of our
+   opponent piece that can move, whether a defender of ours stands nearer, a guard kept within two
+   steps); the progress of our
    Miners (or, without them, our cheap pieces) towards the likeliest opponent Flag; and the hunt (how
    near each revealed opponent piece is one of ours that beats it).
 4. Plans at the root: a position reached before costs a little per time it was seen, so the program
@@ -73,13 +74,14 @@ MOBILE_ODDS = 0.05
 # rows of a search board ``int8[4, 100]``
 _SIDE, _TYPE, _ID, _FLAGS = 0, 1, 2, 3
 _REVEALED, _MOVED = 1, 2
-# weights of the evaluation, ``float64[6]`` (``EVAL_WEIGHTS``)
-_W_PROGRESS, _W_FLAG, _W_DEFENDER, _W_SPAN, _W_HUNT, _W_HUNT_SPAN = 0, 1, 2, 3, 4, 5
+# weights of the evaluation, ``float64[7]`` (``EVAL_WEIGHTS``)
+_W_PROGRESS, _W_FLAG, _W_DEFENDER, _W_SPAN, _W_HUNT, _W_HUNT_SPAN, _W_GUARD = 0, 1, 2, 3, 4, 5, 6
 #: The evaluation's weights, in material units: our runner at the likeliest opponent Flag (0.15, falling
 #: to 0 over 20 steps); an opponent piece next to our Flag (1.5, falling as the square of the distance to
 #: 0 at 5 steps), half of it (0.5) when a movable piece of ours stands nearer; a revealed opponent piece
-#: with one of ours that beats it next to it (0.3 of its value, to 0 at 8 steps).
-EVAL_WEIGHTS = np.array([0.15, 1.5, 0.5, 20.0, 0.3, 8.0])
+#: with one of ours that beats it next to it (0.3 of its value, to 0 at 8 steps); a guard, one of our
+#: Sergeants or higher within two steps of our Flag (0.1).
+EVAL_WEIGHTS = np.array([0.15, 1.5, 0.5, 20.0, 0.3, 8.0, 0.1])
 # transposition table bound kinds
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
@@ -144,6 +146,7 @@ def _evaluate(s, ev, evm, val, info, runner, dist_target, dist_flag, mobile, w):
     """Static value of search board ``s`` for us (side 0), in material units."""
     score = 0.0
     run = 99
+    guarded = False
     ours_near = 99
     theirs_near = 99
     for sq in range(100):
@@ -157,6 +160,8 @@ def _evaluate(s, ev, evm, val, info, runner, dist_target, dist_flag, mobile, w):
                 run = dist_target[sq]
             if t != FLAG and t != BOMB and dist_flag[sq] < ours_near:
                 ours_near = dist_flag[sq]
+            if t >= SERGEANT and t != BOMB and dist_flag[sq] <= 2:
+                guarded = True
         elif side == 1:
             t = s[_TYPE, sq]
             if t >= 0:
@@ -184,6 +189,8 @@ def _evaluate(s, ev, evm, val, info, runner, dist_target, dist_flag, mobile, w):
                     score += w[_W_HUNT] * val[1, t] * (1.0 - near / w[_W_HUNT_SPAN])
     if run < 99:
         score += w[_W_PROGRESS] * (1.0 - run / w[_W_SPAN])
+    if guarded:
+        score += w[_W_GUARD]
     if theirs_near <= 4:
         danger = (5 - theirs_near) * (5 - theirs_near) / 25.0
         if ours_near < theirs_near:
