@@ -12,19 +12,20 @@ Each decision:
    and the history heuristic, and a quiescence search over battles at the horizon.  The search's board
    knows every piece of its own side and every revealed opponent piece; a hidden opponent piece keeps
    its type distribution.  A battle whose outcome depends on a hidden type is a chance node resolved
-   at once, by expectation over that distribution (every outcome scored by the evaluation), and the
-   line ends there: the search looks deep where things are known and weighs odds where they are not
-   (the "expectimax at the first unknown battle" of the classic programs).
+   at once, by expectation over that distribution (each outcome scored as the evaluation before the
+   battle plus what the outcome changes: material, information, a breach next to our Flag), and the
+   line ends there: the search looks deep where things are known and weighs odds where they are not.
 3. Evaluation, in material units (``beliefs.PEOPLE_PIECE_VALUE``, adjusted as pieces die: the Marshal
    is worth more once the Spy that threatens it is gone, the Spy little once the Marshal it hunts is,
    Miners more while Bombs stand and Miners are few): material; information (a revealed piece costs
    its owner the more the more it is worth, ``INFO_SHARE``); the safety of our Flag (the nearest
    opponent piece that can move, whether a defender of ours stands nearer, a guard kept within two
-   steps); the progress of our
-   Miners (or, without them, our cheap pieces) towards the likeliest opponent Flag; and the hunt (how
-   near each revealed opponent piece is one of ours that beats it).
+   steps); the progress of our Miners (or, without them, our cheap pieces) towards the likeliest
+   opponent Flag; and the hunt (how near each revealed opponent piece is one of ours that beats it).
 4. Plans at the root: a position reached before costs a little per time it was seen, so the program
-   does not shuttle while the search sees nothing better.
+   does not shuttle while the search sees nothing better; quiet moves cost more as the no-attack draw
+   nears while it is not behind (``STALL_COST``); a Major or higher attacks an unmoved hidden piece
+   only when nothing else is legal (``_probes_bomb``).
 
 Everything it reads is a ``PlayerView``; the hidden types of the opponent never enter.
 """
