@@ -64,3 +64,22 @@ def test_replay_explain_says_it_in_one_line_and_nothing_for_other_endings(games,
             assert "Flag" in r.output and f"ply {g.plies - 1}" in r.output
         else:
             assert r.output.strip() == "no Flag was captured in this game"
+
+
+def test_the_setup_exposure_script_reads_each_pool_at_the_start():
+    """``scripts/setup_exposure.py``: before a piece moves, the true Flag's odds are a probability, and it is the
+    likeliest piece no more often than it is among the three likeliest; Barrage has no walled Flags to read."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "scripts" / "setup_exposure.py"
+    for variant in ("classic", "barrage"):
+        run = subprocess.run([sys.executable, str(script), "--variant", variant, "--setups", "20", "--json"],
+                             capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, run.stderr
+        pools = json.loads(run.stdout)
+        read = {name: row for name, row in pools.items() if "error" not in row}
+        assert "human" in read and (variant == "barrage") == ("error" in pools["walled"])
+        for row in read.values():
+            assert row["setups"] == 20 and 0 < row["median_p"] < 1 and 0 <= row["likeliest"] <= row["top3"] <= 1
