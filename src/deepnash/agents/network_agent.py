@@ -421,13 +421,19 @@ def shipped_options(given: dict[str, str]) -> dict[str, str]:
     """
     path = SHIPPED_DIR / given.get("variant", SHIPPED_VARIANT) / SHIPPED_OPTIONS
     if not path.is_file():
-        return layer_defaults(given)
+        return {}
     try:
         options = json.loads(path.read_text())["options"]
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise AgentSpecError(f"{path}: cannot read the shipped agent's options ({e!r})") from None
     if not isinstance(options, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in options.items()):
         raise AgentSpecError(f"{path}: 'options' must be an object of strings, like an agent spec's options")
+    return options
+
+
+def _shipped_defaults(given: dict[str, str]) -> dict[str, str]:
+    """``shipped``'s defaults: its ``agent.json`` (``shipped_options``), and ``layer_defaults`` for the search."""
+    options = shipped_options(given)
     return layer_defaults({**options, **given}) | options
 
 
@@ -440,8 +446,7 @@ register_agent("checkpoint", from_checkpoint, takes_path=True, configs=_OPTIONS,
                help=_HELP, defaults=layer_defaults,
                summary="a trained DeepNash network from a training run or checkpoint directory")
 register_agent("shipped", shipped, positional="variant", configs=_OPTIONS, aliases={"discretise": "discretize"},
-               help=_HELP,
-               defaults=shipped_options,
+               help=_HELP, defaults=_shipped_defaults,
                summary="the DeepNash networks shipped with the package: shipped:barrage, shipped:classic")
 
 
