@@ -19,11 +19,10 @@ from pathlib import Path
 import torch
 
 from deepnash.agents.registry import make_agent
-from deepnash.game import Game
-from deepnash.infostate.view import PlayerView, push_recorded
-from deepnash.notation.field import field_placements
+from deepnash.infostate.view import PlayerView
 from deepnash.notation.gravon import read_records
-from deepnash.notation.replay import record_variant, replay
+from deepnash.notation.replay import record_variant
+from testtime_helpers import record_positions
 
 HERE = Path(__file__).resolve().parent
 SAMPLE = HERE.parent / "train" / "data" / "gravon-sample.zip"
@@ -40,17 +39,10 @@ def positions(only: str | None = None) -> Iterator[tuple[str, int, PlayerView]]:
     for record in read_records(SAMPLE):
         if only is not None and not record.source.endswith(":" + only):
             continue
-        variant = record_variant(record)
-        final = replay(record)
-        game = Game(variant, *field_placements(record.field))
-        history = []
-        for ply, move in enumerate(final.move_stack):
-            if game.is_over():
-                break
-            if ply % EVERY[variant.name] == 0 and len(game.legal_moves()) > 1:
-                name = record.source.rsplit(":", 1)[-1]
-                yield name, ply, PlayerView.of(game, game.turn, tuple(history))
-            history.append(push_recorded(game, move))
+        every = EVERY[record_variant(record).name]
+        for ply, game, history in record_positions(record):
+            if ply % every == 0 and len(game.legal_moves()) > 1:
+                yield record.source.rsplit(":", 1)[-1], ply, PlayerView.of(game, game.turn, history)
 
 
 def decisions(only: str | None = None, options: str = OPTIONS) -> Iterator[dict]:

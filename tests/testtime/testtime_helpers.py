@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -11,6 +11,8 @@ from deepnash.game import kernels as K
 from deepnash.game.codes import code_of
 from deepnash.game.pieces import MINER
 from deepnash.infostate.view import MoveRecord, PlayerView, push_recorded
+from deepnash.notation.field import field_placements
+from deepnash.notation.replay import record_variant, replay
 from deepnash.testtime.search import Search, SearchConfig
 
 #: A small army (Flag, Scout, General, 3 Bombs) so that whole positions fit in a diagram.
@@ -110,3 +112,16 @@ def blocked(miner: str) -> Game:
          2 rB .. r2 r5 .. .. .. .. .. ..
          1 rF rB .. rB .. .. .. .. r9 ..
     """, revealed=[miner], placed={miner: code_of(1, MINER)})
+
+
+def record_positions(record) -> Iterator[tuple[int, Game, tuple]]:
+    """``(ply, game, history)`` before each move of a Gravon ``record`` replayed in the engine, while the game runs
+    (``history``: the ``MoveRecord``s so far)."""
+    final = replay(record)
+    game = Game(record_variant(record), *field_placements(record.field))
+    history = []
+    for ply, move in enumerate(final.move_stack):
+        if game.is_over():
+            return
+        yield ply, game, tuple(history)
+        history.append(push_recorded(game, move))

@@ -19,11 +19,10 @@ from pathlib import Path
 import torch
 
 from deepnash.agents.network_agent import load_network
-from deepnash.game import Game
-from deepnash.infostate.view import PlayerView, push_recorded
-from deepnash.notation.field import field_placements
+from deepnash.infostate.view import PlayerView
 from deepnash.notation.gravon import read_records
-from deepnash.notation.replay import record_variant, replay
+from deepnash.notation.replay import record_variant
+from testtime_helpers import record_positions
 
 HERE = Path(__file__).resolve().parent
 SAMPLE = HERE.parent / "train" / "data" / "gravon-sample.zip"
@@ -56,16 +55,10 @@ def decisions() -> Iterator[tuple[str, int, PlayerView]]:
         if taken.get(variant.name, 1 << 30) >= GAMES[variant.name]:
             continue
         taken[variant.name] += 1
-        final = replay(record)
-        game = Game(variant, *field_placements(record.field))
-        history = []
-        for ply, move in enumerate(final.move_stack):
-            if game.is_over():
-                break
+        for ply, game, history in record_positions(record):
             if ply % EVERY == 0 and game.legal_moves():
                 name = record.source.rsplit("/", 1)[-1]  # the archive's file name and the member
-                yield f"{name}#{variant.name}", ply, PlayerView.of(game, game.turn, tuple(history))
-            history.append(push_recorded(game, move))
+                yield f"{name}#{variant.name}", ply, PlayerView.of(game, game.turn, history)
 
 
 def main() -> None:
