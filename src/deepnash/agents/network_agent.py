@@ -394,7 +394,7 @@ def shipped(variant: str = SHIPPED_VARIANT, greedy: bool = False, search: bool =
     """Agent spec ``shipped``: the weights trained for ``variant`` and shipped with the package, with
     the options of ``checkpoint`` (``shipped:classic,value_bounds=off``, ``shipped:search=on,seconds=2``).
     It deploys from the setups people played (``setup=human``) unless told ``setup=own``: on Barrage that
-    alone wins 72% of 200 games against the same network deploying with its own head (docs/journal/training-and-speed.md, "Deploying from people's setups").
+    alone wins most games against the same network deploying with its own head (docs/results.md).
     Where the weights come with ``agent.json``, its options are the defaults (``shipped_options``).
 
     Raises:

@@ -255,8 +255,8 @@ STRONG_TAIL = 0.25
 def strong_type(dist: np.ndarray) -> int:
     """The strongest type above the Miner among ``_STEPPERS`` that a piece of type distribution ``dist: float[12]``
     is, or is stronger than, with probability at least ``STRONG_TAIL`` (-1 where none is): raced as a Miner
-    alone, a hidden Captain walks through the Sergeant that stands guard beside the Flag
-    (``shipped:classic,belief=learned`` against ``cautious``, game 38 of seed 506, ``LOST_B1`` in the tests)."""
+    alone, a hidden Captain walks through the Sergeant that stands guard beside the Flag (``LOST_B1`` in the
+    tests)."""
     ranks = _STEPPERS[_STEPPERS > MINER]
     tail = np.cumsum(dist[ranks][::-1])[::-1]  # tail[i]: the piece is ranks[i] or stronger
     at_least = ranks[tail >= STRONG_TAIL - 1e-9]
