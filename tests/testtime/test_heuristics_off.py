@@ -9,8 +9,6 @@ widens) are the same on every position where the one switched off did not widen 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 import torch
@@ -18,11 +16,7 @@ from search_golden import positions
 
 from deepnash.agents.registry import make_agent
 from deepnash.testtime.search import HEURISTICS
-from deepnash.testtime.search.plugin import pipeline
 
-#: The option value that switches each heuristic off.
-OFF = {"spare": 0, "sacrifice": True, "spy_guard": False, "general_guard": False, "hang_guard": False, "hold": False,
-       "contempt": 0.0, "guard": 0.0, "approach": 0.0, "passive": 0}
 #: Positions of the sample's Classic games: every 12th ply of these games (``search_golden.positions``).
 GAMES = ("classic-2014.3-1054.xml",)
 OPTIONS = "search=on,rounds=1,seconds=1000,greedy=true,precision=float32"
@@ -115,10 +109,9 @@ class Recorder:
 def searched(off: str | None) -> tuple[list, list[Record]]:
     """The search results of ``shipped:classic`` on the positions, with heuristic ``off`` switched off, and what its
     heuristics did."""
-    agent = make_agent(f"shipped:classic,{OPTIONS}")
-    if off is not None:
-        agent.search.config = replace(agent.search.config, **{off: OFF[off]})
-        agent.search.heuristics = pipeline(agent.search.config)
+    switch = "" if off is None else "".join(f",{k}={v}" for k, v in HEURISTICS[off].off.items())
+    agent = make_agent(f"shipped:classic,{OPTIONS}{switch}")
+    assert off not in {h.name for h in agent.search.heuristics}
     results, records = [], []
     run, recorder = agent.search.run, Recorder(agent.search)
 
@@ -143,12 +136,12 @@ def everything_on():
     return searched(None)
 
 
-def test_the_shipped_agent_runs_every_heuristic_switched_off_here(everything_on):
+def test_the_shipped_agent_runs_every_heuristic(everything_on):
     agent = make_agent("shipped:classic")
-    assert {h.name for h in agent.search.heuristics} == set(OFF) == set(HEURISTICS)
+    assert {h.name for h in agent.search.heuristics} == set(HEURISTICS)
 
 
-@pytest.mark.parametrize("name", sorted(OFF))
+@pytest.mark.parametrize("name", sorted(HEURISTICS))
 def test_a_heuristic_switched_off_changes_only_what_it_did(everything_on, name):
     torch.set_num_threads(1)
     on, on_records = everything_on

@@ -69,3 +69,25 @@ def test_a_search_spec_refuses_value_bounds_which_the_search_would_skip():
         make_agent("shipped:classic,value_bounds=on")
     assert make_agent("shipped:classic").testtime.config.value_bounds is False
     assert make_agent("shipped:classic,search=off").testtime.config.value_bounds is True
+
+
+def test_the_ablation_script_plays_the_agent_and_each_heuristic_off(tmp_path):
+    """``scripts/ablation.py``: a row for the agent as given and one a heuristic off (``Heuristic.off``), each a
+    resumable arena match in its own folder, and the moves each heuristic changed."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "scripts" / "ablation.py"
+    args = [sys.executable, str(script), "--agent", "shipped:classic,rounds=1,seconds=1000,precision=float32",
+            "--opponent", "random", "--games", "2", "--max-moves", "12", "--only", "guard", "--workers", "1",
+            "--out", str(tmp_path), "--json"]
+    run = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    table = json.loads(run.stdout)
+    assert list(table) == ["all", "guard off"]
+    assert table["guard off"]["a"].endswith(",guard=0") and table["all"]["heuristics"]["a"]["searched"] == 12
+    assert "guard" not in table["guard off"]["heuristics"]["a"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["all", "guard-off"]
+    bad = subprocess.run(args[:-1] + ["--only", "nonsense"], capture_output=True, text=True, timeout=600)
+    assert bad.returncode != 0 and "nonsense" in bad.stderr

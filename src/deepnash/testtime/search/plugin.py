@@ -111,11 +111,13 @@ class Heuristic:
     Class attributes:
         name: the name it is registered, measured and reported under.
         options: its config dataclass (frozen; its fields are agent spec options, ``SearchConfig`` holds them).
+        off: the spec options, as strings, that switch it off (``enabled`` is then false).
         reads: the heuristics whose ``Turn.facts`` it reads.
     """
 
     name: ClassVar[str] = ""
     options: ClassVar[type]
+    off: ClassVar[dict[str, str]] = {}
     reads: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, config: SearchConfig):

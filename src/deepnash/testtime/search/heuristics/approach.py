@@ -50,6 +50,7 @@ class Approach(Heuristic):
 
     name = "approach"
     options = ApproachOptions
+    off = {"approach": "0"}
     reads = ("passive", "spare")
 
     @staticmethod

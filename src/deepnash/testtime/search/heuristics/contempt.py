@@ -37,6 +37,7 @@ class Contempt(Heuristic):
 
     name = "contempt"
     options = ContemptOptions
+    off = {"contempt": "0"}
     reads = ("passive", "spare")
 
     @staticmethod

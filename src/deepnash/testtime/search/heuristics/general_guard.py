@@ -23,6 +23,7 @@ class GeneralGuard(Heuristic):
 
     name = "general_guard"
     options = GeneralGuardOptions
+    off = {"general_guard": "false"}
 
     @staticmethod
     def enabled(config) -> bool:

@@ -41,6 +41,7 @@ class Guard(Heuristic):
 
     name = "guard"
     options = GuardOptions
+    off = {"guard": "0"}
 
     @staticmethod
     def enabled(config) -> bool:

@@ -25,6 +25,7 @@ class HangGuard(Heuristic):
 
     name = "hang_guard"
     options = HangGuardOptions
+    off = {"hang_guard": "false"}
 
     @staticmethod
     def enabled(config) -> bool:

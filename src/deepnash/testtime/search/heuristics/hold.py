@@ -28,6 +28,7 @@ class Hold(Heuristic):
 
     name = "hold"
     options = HoldOptions
+    off = {"hold": "false"}
 
     @staticmethod
     def enabled(config) -> bool:

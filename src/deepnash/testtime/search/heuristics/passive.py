@@ -37,6 +37,7 @@ class Passive(Heuristic):
 
     name = "passive"
     options = PassiveOptions
+    off = {"passive": "0"}
 
     @staticmethod
     def enabled(config) -> bool:

@@ -24,6 +24,7 @@ class Sacrifice(Heuristic):
 
     name = "sacrifice"
     options = SacrificeOptions
+    off = {"sacrifice": "true"}
 
     @staticmethod
     def enabled(config) -> bool:

@@ -31,6 +31,7 @@ class Spare(Heuristic):
 
     name = "spare"
     options = SpareOptions
+    off = {"spare": "0"}
 
     @staticmethod
     def enabled(config) -> bool:

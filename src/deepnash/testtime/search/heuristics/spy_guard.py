@@ -24,6 +24,7 @@ class SpyGuard(Heuristic):
 
     name = "spy_guard"
     options = SpyGuardOptions
+    off = {"spy_guard": "false"}
 
     @staticmethod
     def enabled(config) -> bool:
