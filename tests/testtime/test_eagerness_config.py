@@ -68,8 +68,11 @@ def test_spec_options_switch_layers_one_by_one():
     assert off == TestTimeConfig.all_off()
     assert _layers("shipped:value_bounds=off") == TestTimeConfig().without("value_bounds")
     assert _layers("shipped:discretise=no,eps_vb=0.1").discretize is False
-    assert _layers("shipped:classic,eps_vb=0.1,alpha_eag=3") == TestTimeConfig(eps_vb=0.1, alpha_eag=3.0)
-    assert _layers("shipped") == TestTimeConfig()
+    # the shipped agents search, and value bounds cannot change the search's choice: off unless search=off
+    assert _layers("shipped:classic,eps_vb=0.1,alpha_eag=3") == TestTimeConfig(eps_vb=0.1, alpha_eag=3.0,
+                                                                                value_bounds=False)
+    assert _layers("shipped") == TestTimeConfig(value_bounds=False)
+    assert _layers("shipped:search=off") == TestTimeConfig()
 
 
 def test_every_config_field_is_an_agent_option():

@@ -63,8 +63,8 @@ class NetworkAgent:
         search: plays each move from the belief-sampled search's improved policy
             (``testtime.search``) instead of the step policies; the observation layers
             (eagerness, memory) and the removal of pointless threats still apply, thresholding and
-            discretisation shape the deployment alone, and value bounds must be off (``SEARCH_SKIPS``:
-            the spec refuses them).  ``None``: no search.
+            discretisation shape the deployment alone, and value bounds do not apply (``SEARCH_SKIPS``:
+            a spec turns them off, and refuses them asked for).  ``None``: no search.
         belief: the search's sampler of hidden states (``testtime.search.Belief``, e.g. ``learned_belief``);
             ``None``: the heuristic one.
         rollout_net: the network that plays the search's rollouts and scores its leaves
@@ -343,9 +343,6 @@ def from_checkpoint(path: str, weights: str = "online", greedy: bool = False, se
     ``docs/test-time.md``) and, with ``search=on``, the search (every ``SearchConfig`` field: ``seconds=2``...;
     ``belief=learned`` samples from the belief network shipped for the checkpoint's variant).  ``disguise=true``
     rearranges the lanes of the people's setup it deploys (``NetworkAgent``)."""
-    if search and (skipped := [n for n in SEARCH_SKIPS if getattr(testtime, n)]):
-        raise ValueError(f"search=on plays the search's improved policy, which {', '.join(skipped)} cannot change: "
-                         f"give {'=off, '.join(skipped)}=off or search=off")
     net, meta = load_network(path, weights)
     variant = meta.get("variant", "classic")
     belief = learned_belief(search_config.belief, variant) if search else None
@@ -361,9 +358,20 @@ SEARCH_SKIPS = ("value_bounds",)
 
 def layer_defaults(given: dict[str, str]) -> dict[str, str]:
     """The options a network agent takes where its spec gives none: with ``search=on``, the layers of
-    ``SEARCH_SKIPS`` off (the test-time layers and the search compose in one order: docs/test-time.md)."""
-    on = given.get("search", "false").lower() in ("1", "true", "yes", "on")
-    return {name: "false" for name in SEARCH_SKIPS} if on else {}
+    ``SEARCH_SKIPS`` off (the test-time layers and the search compose in one order: docs/test-time.md).
+
+    Raises:
+        AgentSpecError: the spec asks for ``search=on`` and one of ``SEARCH_SKIPS`` on, which it cannot change.
+    """
+    def on(name: str) -> bool:
+        return given.get(name, "false").lower() in ("1", "true", "yes", "on")
+
+    if not on("search"):
+        return {}
+    if asked := [name for name in SEARCH_SKIPS if on(name)]:
+        raise AgentSpecError(f"search=on plays the search's improved policy, which {', '.join(asked)} cannot "
+                             f"change: leave {' and '.join(asked)} out or give search=off")
+    return {name: "false" for name in SEARCH_SKIPS}
 
 
 def rollout_source(source: str, variant: str) -> DeepNashNet | None:
