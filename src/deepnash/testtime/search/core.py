@@ -140,10 +140,14 @@ class Search:
 
     def step_size(self, view: PlayerView) -> float:
         """The improvement's ``alpha`` at ``view``'s position: ``SearchConfig.alpha`` as the heuristics set it."""
-        turn = Turn(view, self.config, np.random.default_rng(0), {})
+        return self._alpha(Turn(view, self.config, np.random.default_rng(0), {}))
+
+    def _alpha(self, turn: Turn, skip: object = None) -> float:
+        """``SearchConfig.alpha`` through every heuristic's ``step_size`` but ``skip``'s, in pipeline order."""
         alpha = self.config.alpha
         for h in self.heuristics:
-            alpha = h.step_size(turn, alpha)
+            if h is not skip:
+                alpha = h.step_size(turn, alpha)
         return alpha
 
     def run(self, view: PlayerView, prior: dict[Move, float], rng: np.random.Generator,
@@ -222,18 +226,19 @@ class Search:
         for b in bonus.values():
             for m, v in b.items():
                 adjusted[m] += v
-        policy = improve(turn.prior, adjusted, self.step_size(view), cfg.tau)
+        alpha = self._alpha(turn)
+        policy = improve(turn.prior, adjusted, alpha, cfg.tau)
         dq = {h.name: dict(bonus[h.name]) for h in hs}  # each heuristic's part of the adjusted Q
         for h in hs:
             for i, m in enumerate(cands if n else ()):
                 dq[h.name][m] = dq[h.name].get(m, 0.0) + deltas[h.name][i] / n
-        changed = self.attribute(turn, policy, adjusted, dq, entered, dropped, prior)
+        changed = self.attribute(turn, policy, adjusted, alpha, dq, entered, dropped, prior)
         spent = self.clock() - start
         if self._game_clock is not None:
             self._game_clock.charge(spent)
         return SearchResult(dict(prior), q, policy, n, rounds, spent, changed)
 
-    def attribute(self, turn: Turn, policy: dict[Move, float], adjusted: dict[Move, float],
+    def attribute(self, turn: Turn, policy: dict[Move, float], adjusted: dict[Move, float], alpha: float,
                   dq: dict[str, dict[Move, float]], entered: dict[str, set[Move]], dropped: dict[str, set[Move]],
                   given: dict[Move, float]) -> tuple[str, ...]:
         """The heuristics that changed the policy's most probable move, in pipeline order: one that brought it
@@ -246,13 +251,10 @@ class Search:
             return max(p, key=p.get)
 
         chosen, first, tau = best(policy), best(given), self.config.tau
-        alpha = self.step_size(turn.view)
         who = []
         for h in self.heuristics:
             name, share = h.name, {m: v for m, v in dq[h.name].items() if v != 0.0}
-            without = self.config.alpha
-            for other in self.heuristics:
-                without = without if other is h else other.step_size(turn, without)
+            without = self._alpha(turn, skip=h)
             if (chosen in entered[name] or (first in dropped.get(name, ()) and chosen != first)
                     or (share and best(improve(turn.prior, {m: v - share.get(m, 0.0) for m, v in adjusted.items()},
                                                alpha, tau)) != chosen)
