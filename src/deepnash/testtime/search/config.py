@@ -1,10 +1,10 @@
 """The search's settings: the core's options, and every heuristic's (``heuristics``), in one frozen dataclass
 whose fields are the agent spec's options.  Each field carries one line of help (``metadata["help"]``), with its
-unit and range; ``describe_options`` lists them."""
+unit and range; ``deepnash agents SPEC`` lists them (``agents.registry.agent_options``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from ..config import option
 from ..leaf import PIECE_VALUES
@@ -82,8 +82,3 @@ class SearchConfig(*reversed(OPTIONS), CoreOptions):
             if hasattr(part, "check"):
                 part.check(self)
 
-
-def describe_options(config: object) -> list[tuple[str, object, str]]:
-    """``(name, value, help)`` for each field of a config dataclass instance such as ``SearchConfig``, in order;
-    the help is the field's ``metadata["help"]`` (empty where it has none)."""
-    return [(f.name, getattr(config, f.name), f.metadata.get("help", "")) for f in fields(config)]
