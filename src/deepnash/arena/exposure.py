@@ -16,7 +16,6 @@ from ..game import Game
 from ..game.pieces import FLAG
 from ..infostate.tracking import flag_odds, possible_types
 from ..infostate.view import PlayerView, push_recorded
-from ..notation.field import field_placements
 from ..notation.gravon import GravonRecord
 from ..notation.replay import replay
 
@@ -72,9 +71,8 @@ def flag_exposure(record: GravonRecord) -> FlagExposure | None:
     if out is None or out.winner is None or out.termination.name != "FLAG_CAPTURED":
         return None
     raider, loser = out.winner, 1 - out.winner
-    placed = field_placements(record.field)
-    flag = int(np.flatnonzero(placed[loser] == FLAG)[0])
-    game = Game(final.variant, placed[0], placed[1])
+    flag = int(np.flatnonzero(final.setups[loser] == FLAG)[0])
+    game = Game(final.variant, *final.setups)  # ``replay`` checked the whole record; now step through it
     history, plies, p_flag, rank = [], [], [], []
     for ply, move in enumerate(final.move_stack):
         if game.turn == raider:
