@@ -839,27 +839,34 @@ def flag_defence(
     seed: int = typer.Option(0, min=0, help="first seed"),
     prove: bool = typer.Option(True, help="also prove, by exhaustive search with every piece known, that each "
                                           "raid has a defence"),
+    records: list[str] = typer.Option(None, help="instead of the built-in raids, those of the games in these Gravon "
+                                                 "records (.xml, .zip, folders) that ended with a Flag captured, "
+                                                 "from the position where the raider came within 8 moves"),
     threads: int = _THREADS,
     as_json: bool = _JSON,
 ) -> None:
     """Raids on the agent's Flag: an opponent piece runs straight at it from a hand-built position (one of
-    them from a lost game); count the tries in which the agent keeps its Flag."""
+    them from a lost game), or from the games of --records; count the tries in which the agent keeps its
+    Flag."""
     import torch
 
     from .agents.registry import AgentSpecError
-    from .arena.raids import RAIDS, raid_report
+    from .arena.raids import RAIDS, raid_report, record_raid
     from .nn.checkpoint import CheckpointError
+    from .game.errors import RecordError
+    from .notation.gravon import read_records
 
     torch.set_num_threads(threads)
     try:
-        report = raid_report(agent or f"shipped:{variant}", variant, tries, seed, prove)
-    except (AgentSpecError, CheckpointError, ValueError) as e:
+        raids = RAIDS if not records else [r for rec in read_records(records) if (r := record_raid(rec))]
+        report = raid_report(agent or f"shipped:{variant}", variant, tries, seed, prove, list(raids))
+    except (AgentSpecError, CheckpointError, RecordError, FileNotFoundError, ValueError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None
     if as_json:
         typer.echo(json.dumps(report))
         return
-    about = {r.name: r.about for r in RAIDS}
+    about = {r.name: r.about for r in raids}
     typer.echo(f"{report['agent']} on the {variant} raids, {tries} {'try' if tries == 1 else 'tries'} each")
     for name, row in report["raids"].items():
         proof = {True: "a defence exists", False: "NO defence exists"}.get(row.get("defence_exists"), "")

@@ -5,22 +5,11 @@ from __future__ import annotations
 import json
 
 import numpy as np
-import pytest
 from typer.testing import CliRunner
 
-from deepnash.arena import run_tournament
 from deepnash.arena.exposure import flag_exposure
 from deepnash.cli import app
-from deepnash.game import BARRAGE
 from deepnash.notation.gravon import read_records, write_xml
-
-
-@pytest.fixture(scope="module")
-def games(tmp_path_factory):
-    """Barrage games of ``greedy`` against ``random``, with their explain logs."""
-    out = tmp_path_factory.mktemp("exposure")
-    result = run_tournament(["greedy", "random"], 6, BARRAGE, 11, 1, str(out), explain=True)
-    return out, result
 
 
 def test_the_exposure_reads_the_raider_s_odds_of_the_true_flag_until_it_falls(games):

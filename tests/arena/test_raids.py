@@ -7,8 +7,14 @@ import json
 import pytest
 
 from deepnash import cli
-from deepnash.arena.raids import RAIDS, defence_exists, raider_move, run_raid
+import numpy as np
+
+from deepnash.arena.raids import RAIDS, RECORD_STEPS, _steps_left, defence_exists, raider_move, record_raid, run_raid
+from deepnash.game import Game
+from deepnash.game.codes import owners, types
+from deepnash.game.pieces import FLAG
 from deepnash.game.squares import parse_square
+from deepnash.notation.gravon import write_xml
 from deepnash.infostate.beliefs import hidden_counts
 from deepnash.infostate.view import PlayerView
 
@@ -84,4 +90,62 @@ def test_the_flag_defence_command_reports_every_raid(capsys):
     assert report["played"] == len(report["raids"]) and report["all_kept"]
     with pytest.raises(SystemExit) as stop:
         cli.main(["flag-defence", "random", "--variant", "chess"])
+    assert stop.value.code == 2
+
+
+def test_a_record_s_raid_is_the_capturing_piece_near_the_flag_it_took(games):
+    """``record_raid``: the position before the loser's move from which the capturing piece stayed within
+    ``RECORD_STEPS`` of the Flag, the loser as Red (the board turned round when it was Blue), nothing for a
+    game that ended otherwise."""
+    _, result = games
+    raids = 0
+    for g in result.matches[0].games:
+        raid = record_raid(g.record)
+        if g.termination != "flag_captured":
+            assert raid is None
+            continue
+        if raid is None:  # a piece that came from beyond RECORD_STEPS in its last move (a Scout's run)
+            continue
+        raids += 1
+        ply = int(raid.name.rsplit("-ply", 1)[1])
+        position = raid.game()
+        board = position.state.board[0]
+        loser = 1 - g.winner
+        true = _position_at(g.record, ply)
+        if loser == 1:  # turned round, colours swapped
+            true = np.where(true > 0, np.where(owners(true) == 0, true + 12, true - 12), true)[::-1]
+        assert np.array_equal(board, true)
+        raider = parse_square(raid.raider)
+        assert owners(board)[raider] == 1 and position.piece_at(raider).moved
+        assert (types(board) == FLAG)[owners(board) == 0].sum() == 1
+        assert 0 <= _steps_left(position, raider) <= RECORD_STEPS
+        assert raid.plies == 2 * (_steps_left(position, raider) + 4)
+        assert position.turn == 0 and not position.is_over()
+    assert raids
+
+
+def _position_at(record, ply: int) -> np.ndarray:
+    from deepnash.notation.replay import replay
+
+    final = replay(record)
+    game = Game(final.variant, *final.setups)
+    for move in final.move_stack[:ply]:
+        game.push(move)
+    return game.state.board[0].copy()
+
+
+def test_the_flag_defence_command_plays_the_raids_of_records(games, tmp_path, capsys):
+    _, result = games
+    for i, g in enumerate(result.matches[0].games):
+        write_xml(g.record, tmp_path / f"game-{i}.xml")
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["flag-defence", "random", "--variant", "barrage", "--records", str(tmp_path), "--tries", "1",
+                  "--no-prove", "--json"])
+    assert stop.value.code == 0
+    report = json.loads(capsys.readouterr().out)
+    expected = [f"game-{i}-ply{r.name.rsplit('-ply', 1)[1]}" for i, g in enumerate(result.matches[0].games)
+                if (r := record_raid(g.record))]
+    assert sorted(report["raids"]) == sorted(expected) and report["played"] == len(expected)
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["flag-defence", "random", "--records", str(tmp_path / "missing.xml")])
     assert stop.value.code == 2

@@ -19,16 +19,20 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from ..game import Game, Move, get_variant
+from ..game import kernels as K
 from ..game.codes import LAKE, owners, types
-from ..game.diagram import parse_diagram
-from ..game.pieces import BOMB, FLAG, MINER
+from ..game.diagram import format_diagram, parse_diagram
+from ..game.pieces import BOMB, FLAG, MINER, NUM_TYPES
 from ..game.squares import parse_square, square_name
 from ..infostate.beliefs import fight
 from ..infostate.view import PlayerView, push_recorded
+from ..notation.record import GravonRecord
+from ..notation.replay import replay
 from ..testtime.flag_guard import MANHATTAN
 
 #: The rules of every raid: no draw limits and no repetition rules, so that only the raid decides.
@@ -134,6 +138,64 @@ RAIDS = (
          plies=24, about="the General runs at j1, open on two sides; the Marshal on e2 stops it with a move to "
                          "spare"),
 )
+
+
+#: A raid drawn from a record (``record_raid``) starts when the raider last came within this many moves of
+#: the Flag and stayed within it (``flag_guard.HORIZON``: the guard races raiders that near).
+RECORD_STEPS = 8
+
+
+def record_raid(record: GravonRecord, steps: int = RECORD_STEPS) -> Raid | None:
+    """The raid of a game whose Flag was captured, from the loser's side, seen as Red: the position before the
+    loser's move after which the capturing piece (the raider) stayed within ``steps`` moves of the Flag
+    (``steps_to``) until it took it, every piece as it stood, moved and revealed as in the game.  The board is
+    turned round (and the colours swapped) when the loser is Blue.  ``Raid.plies`` gives the raider four
+    moves more than it needed.  ``None`` for a game that did not end with a Flag captured, or whose raider
+    was never that near before its last move.
+
+    Raises:
+        RecordError, UnsupportedVariantError: the record does not replay (``notation.replay.replay``).
+    """
+    final = replay(record)
+    out = final.outcome() if final.is_over() else None
+    if out is None or out.winner is None or out.termination.name != "FLAG_CAPTURED":
+        return None
+    loser = 1 - out.winner
+    game = Game(final.variant, *final.setups)
+    positions, turns = [], []  # before each ply: the engine's board and flags, and who moves
+    for move in final.move_stack:
+        positions.append((game.state.board[0].copy(), game.state.flags[0].copy()))
+        turns.append(game.turn)
+        game.push(move)
+    last = len(final.move_stack) - 1
+    sq, path = final.move_stack[last].from_sq, [last]  # the plies of the raider's moves, last first
+    for ply in range(last - 1, -1, -1):
+        if turns[ply] == out.winner and final.move_stack[ply].to_sq == sq:
+            path.append(ply)
+            sq = final.move_stack[ply].from_sq
+    rules = final.variant.with_rules(**RAID_RULES)
+    start = left = None
+    for ply in path[1:]:  # walk back while the raider stays near
+        near = _steps_left(Game.from_state(rules, *positions[ply], turn=out.winner), final.move_stack[ply].from_sq)
+        if not 0 <= near <= steps or ply == 0:
+            break
+        start, left = ply, near
+    if start is None:
+        return None
+    board, flags = positions[start - 1]
+    raider = final.move_stack[start].from_sq
+    if loser == 1:  # seen from Blue: turn the board round, swap the colours
+        board, flags, raider = board[::-1].copy(), flags[::-1].copy(), 99 - raider
+        on = board > 0
+        board[on] = np.where(owners(board[on]) == 0, board[on] + NUM_TYPES, board[on] - NUM_TYPES)
+    names = [square_name(int(q)) for q in np.flatnonzero(board > 0)]
+    name = f"{Path(record.source).stem or 'record'}-ply{start - 1}"
+    return Raid(name, final.variant.name, format_diagram(board), square_name(raider),
+                moved=tuple(n for n in names if flags[parse_square(n)] & K.MOVED),
+                revealed=tuple(n for n in names if flags[parse_square(n)] & K.REVEALED),
+                plies=2 * (left + 4),
+                about=f"{record.source or 'a record'}, ply {start - 1}: a piece {left} moves from the Flag ran "
+                      f"at it and took it {last + 1 - start} plies later")
 
 
 def flag_square(game: Game, player: int) -> int:
@@ -287,8 +349,10 @@ def run_raid(agent, raid: Raid, seed: int) -> RaidTry:
     return RaidTry(ending != "lost", ending, tuple(str(r.move) for r in history))
 
 
-def raid_report(agent_spec: str, variant: str, tries: int, seed: int = 0, prove: bool = True) -> dict:
-    """Every raid of ``variant``, ``tries`` times each (seeds ``seed`` on), played by a fresh ``agent_spec``.
+def raid_report(agent_spec: str, variant: str, tries: int, seed: int = 0, prove: bool = True,
+                raids: list[Raid] | None = None) -> dict:
+    """Every raid of ``variant`` (``RAIDS``, or those of ``raids``), ``tries`` times each (seeds ``seed`` on),
+    played by a fresh ``agent_spec``.
 
     Returns:
         ``{"agent", "variant", "tries", "raids": {name: {"kept", "tries", "endings": {ending: n},
@@ -299,10 +363,9 @@ def raid_report(agent_spec: str, variant: str, tries: int, seed: int = 0, prove:
     """
     from ..agents.registry import make_agent
 
-    raids = [r for r in RAIDS if r.variant == variant]
+    raids = [r for r in (RAIDS if raids is None else raids) if r.variant == variant]
     if not raids or tries < 1:
-        raise ValueError(f"no raids for {variant!r} or tries {tries} below 1; raids exist for "
-                         f"{', '.join(sorted({r.variant for r in RAIDS}))}")
+        raise ValueError(f"no {variant} raids, or tries {tries} below 1")
     agent = make_agent(agent_spec)
     out: dict = {"agent": agent_spec, "variant": variant, "tries": tries, "raids": {}}
     for raid in raids:
