@@ -54,6 +54,22 @@ def test_the_true_type_is_always_possible_and_the_sets_respect_the_counts(seed, 
     assert np.all(odds[~possible] == 0)
 
 
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), plies=st.integers(0, 400), player=st.integers(0, 1),
+       barrage=st.booleans())
+def test_what_we_infer_of_the_opponent_s_reasoning_is_what_it_reasons(seed, plies, player, barrage):
+    """``PlayerView.opponent_view``: tracking our pieces from our own view, as the opponent would, gives exactly
+    the sets and Flag odds that the opponent's true view gives, though that view knows the opponent's pieces."""
+    g, history = _played(BARRAGE if barrage else CLASSIC, seed, plies)
+    ours, theirs = PlayerView.of(g, player, history), PlayerView.of(g, 1 - player, history)
+    mirror = ours.opponent_view()
+    assert mirror.player == theirs.player
+    assert np.array_equal(mirror.types[mirror.owner == player], theirs.types[theirs.owner == player])
+    possible = possible_types(mirror)
+    assert np.array_equal(possible, possible_types(theirs))
+    assert np.array_equal(flag_odds(mirror, possible), flag_odds(theirs, possible))
+
+
 def test_counts_propagate_to_a_fixpoint():
     """Facts about some pieces decide others: the one piece that may be the Flag is it, and when six of
     Barrage's eight pieces cannot be Bomb or Flag the other two are exactly those."""

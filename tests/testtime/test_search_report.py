@@ -48,6 +48,34 @@ def test_a_searching_agent_counts_what_its_heuristics_changed_and_the_arena_sums
     assert json.loads(json.dumps(pair)) == pair
 
 
+def test_the_search_s_explanation_says_how_findable_our_flag_is_to_the_opponent():
+    """The ``--explain`` search line ends with the odds a reasoning opponent gives our Flag, as the opponent's own
+    view gives them (``tracking.flag_odds``), and its rank among our pieces."""
+    import numpy as np
+
+    from deepnash.game import Game
+    from deepnash.game.codes import types
+    from deepnash.infostate.tracking import flag_odds, possible_types
+    from deepnash.infostate.view import PlayerView, push_recorded
+
+    torch.set_num_threads(1)
+    game, history, rng = Game(CLASSIC, seed=8), [], np.random.default_rng(8)
+    for _ in range(60):
+        moves = game.legal_moves()
+        history.append(push_recorded(game, moves[int(rng.integers(len(moves)))]))
+    agent = make_agent("shipped:classic,rounds=1,seconds=1000,precision=float32")
+    logs = []
+    agent.on_decision = logs.append
+    agent.reset(CLASSIC, game.turn, 0)
+    agent.act(PlayerView.of(game, game.turn, tuple(history)))
+    theirs = PlayerView.of(game, 1 - game.turn, tuple(history))
+    odds = flag_odds(theirs, possible_types(theirs))
+    flag = int(np.flatnonzero((theirs.owner == game.turn) & (types(game.state.board[0]) == FLAG))[0])
+    detail = next(e.detail for e in logs[0].effects if e.layer == "search")
+    assert f"our Flag in the opponent's eyes: P {odds[flag]:.2f}, " in detail
+    assert ("its likeliest" in detail) == (odds[flag] == odds.max())
+
+
 def test_the_agents_command_lists_a_spec_s_options_with_their_values_and_help():
     runner = CliRunner()
     r = runner.invoke(app, ["agents", "shipped:classic,guard=0.5"])

@@ -27,8 +27,10 @@ from ..env.planes import P_STEP
 from ..game import Move, Outcome, Variant, get_variant
 from ..game import kernels as K
 from ..game.codes import code_of
+from ..game.pieces import FLAG
 from ..infostate.observe import observe_deployment, observe_view
 from ..infostate.setup_library import LIBRARY_FILE, SetupLibrary
+from ..infostate.tracking import flag_odds, possible_types
 from ..infostate.view import PlayerView
 from ..nn import DeepNashNet, NetConfig, masked_log_policy
 from ..testtime import DecisionLog, LayerEffect, TestTimeConfig, TestTimeLayer, TurnPlan
@@ -244,7 +246,8 @@ class NetworkAgent:
         detail = (", ".join(f"{m} Q {result.q[m]:+.3f} prior {result.prior[m]:.3f} -> {result.policy[m]:.3f}"
                             for m in best)
                   + f"; {result.samples} samples in {result.rounds} rounds, {result.seconds:.2f} s"
-                  + f"; changed by {', '.join(result.changed_by) or 'no heuristic'}")
+                  + f"; changed by {', '.join(result.changed_by) or 'no heuristic'}"
+                  + flag_exposure_note(view))
         sel = np.zeros(100)
         for m, q in result.policy.items():
             sel[square_to_action(m.from_sq, p)] += q
@@ -261,6 +264,22 @@ class NetworkAgent:
 
     def game_over(self, outcome: Outcome, view: PlayerView) -> None:
         pass
+
+
+def flag_exposure_note(view: PlayerView) -> str:
+    """``"; our Flag in the opponent's eyes: P 0.31, its likeliest of 7"``: the odds a reasoning opponent gives our
+    Flag from public information (``tracking.flag_odds`` on ``PlayerView.opponent_view``) and their rank among
+    our pieces that may be it; ``""`` when we have no Flag on the board."""
+    flag = np.flatnonzero((view.owner == view.player) & (view.types == FLAG))
+    if not len(flag):
+        return ""
+    mirror = view.opponent_view()
+    possible = possible_types(mirror)
+    odds = flag_odds(mirror, possible)
+    p = odds[flag[0]]
+    rank = 1 + int((odds > p).sum())
+    place = "its likeliest" if rank == 1 else f"its number {rank}"
+    return f"; our Flag in the opponent's eyes: P {p:.2f}, {place} of {int(possible[:, FLAG].sum())}"
 
 
 def load_network(path: str | Path, weights: str = "online") -> tuple[DeepNashNet, dict]:

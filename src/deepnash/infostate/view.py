@@ -98,6 +98,21 @@ class PlayerView:
         """``int64[2, 12]``: pieces of (Red, Blue) taken off the board so far, by type (public)."""
         return self.taken_before + losses(self.history)
 
+    def opponent_view(self) -> "PlayerView":
+        """The opponent's view as far as this player can know it: the same board, flags and history, with
+        ``player`` the opponent, this player's unrevealed pieces ``UNKNOWN`` and the opponent's own unrevealed
+        pieces ``UNKNOWN`` too (the opponent knows them; we do not), and no legal moves.
+
+        What the opponent can reason about *our* pieces from public information alone (``infostate.tracking``:
+        ``possible_types``, ``flag_odds``) reads only what both views share, so it gives the same answer on this
+        view as on the opponent's own (issue "Beat an opponent that reasons": what the opponent knows of us).
+        """
+        kind = self.types.copy()
+        kind[(self.owner == self.player) & ~self.revealed] = UNKNOWN
+        return PlayerView(player=1 - self.player, variant=self.variant, owner=self.owner, types=kind,
+                          revealed=self.revealed, moved=self.moved, legal_moves=(), history=self.history,
+                          ply=self.ply, moves_since_attack=self.moves_since_attack, taken_before=self.taken_before)
+
 
 def _taken_before(game: Game, history: tuple[MoveRecord, ...]) -> np.ndarray:
     """``int64[2, 12]``: the pieces of each side missing from ``game``'s board that ``history`` does not
