@@ -842,12 +842,16 @@ def flag_defence(
     records: list[str] = typer.Option(None, help="instead of the built-in raids, those of the games in these Gravon "
                                                  "records (.xml, .zip, folders) that ended with a Flag captured, "
                                                  "from the position where the raider came within 8 moves"),
+    raider: str = typer.Option(None, help="with --records: an agent spec that plays the raiding side on from the "
+                                          "game as it stood, history and all, with every piece, instead of the "
+                                          "lone raider running straight at the Flag"),
+    plies: int = typer.Option(60, min=1, help="with --raider: moves of both sides the Flag must survive"),
     threads: int = _THREADS,
     as_json: bool = _JSON,
 ) -> None:
     """Raids on the agent's Flag: an opponent piece runs straight at it from a hand-built position (one of
     them from a lost game), or from the games of --records; count the tries in which the agent keeps its
-    Flag."""
+    Flag.  With --raider, the raids of --records are played on by that agent, so it may bring escorts."""
     import torch
 
     from .agents.registry import AgentSpecError
@@ -859,7 +863,9 @@ def flag_defence(
     torch.set_num_threads(threads)
     try:
         raids = RAIDS if not records else [r for rec in read_records(records) if (r := record_raid(rec))]
-        report = raid_report(agent or f"shipped:{variant}", variant, tries, seed, prove, list(raids))
+        if raider and not records:
+            raise ValueError("--raider plays the raids of --records only")
+        report = raid_report(agent or f"shipped:{variant}", variant, tries, seed, prove, list(raids), raider, plies)
     except (AgentSpecError, CheckpointError, RecordError, FileNotFoundError, ValueError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None
@@ -867,7 +873,8 @@ def flag_defence(
         typer.echo(json.dumps(report))
         return
     about = {r.name: r.about for r in raids}
-    typer.echo(f"{report['agent']} on the {variant} raids, {tries} {'try' if tries == 1 else 'tries'} each")
+    against = f" against {raider} for {plies} plies" if raider else ""
+    typer.echo(f"{report['agent']} on the {variant} raids{against}, {tries} {'try' if tries == 1 else 'tries'} each")
     for name, row in report["raids"].items():
         proof = {True: "a defence exists", False: "NO defence exists"}.get(row.get("defence_exists"), "")
         endings = ", ".join(f"{k} {v}" for k, v in sorted(row["endings"].items()))

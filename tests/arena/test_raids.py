@@ -9,7 +9,8 @@ import pytest
 from deepnash import cli
 import numpy as np
 
-from deepnash.arena.raids import RAIDS, RECORD_STEPS, _steps_left, defence_exists, raider_move, record_raid, run_raid
+from deepnash.arena.raids import (RAIDS, RECORD_STEPS, _steps_left, defence_exists, play_raid, raider_move, record_raid,
+                                  run_raid)
 from deepnash.game import Game
 from deepnash.game.codes import owners, types
 from deepnash.game.pieces import FLAG
@@ -149,3 +150,55 @@ def test_the_flag_defence_command_plays_the_raids_of_records(games, tmp_path, ca
     with pytest.raises(SystemExit) as stop:
         cli.main(["flag-defence", "random", "--records", str(tmp_path / "missing.xml")])
     assert stop.value.code == 2
+
+
+class _Scripted:
+    """An agent that plays a record's moves: the one at the view's ply."""
+
+    def __init__(self, record):
+        from deepnash.notation.replay import replay
+
+        self.moves = replay(record).move_stack
+
+    def reset(self, variant, player, seed=None):
+        pass
+
+    def act(self, view):
+        return self.moves[view.ply]
+
+
+def test_a_record_s_raid_played_on_as_the_game_went_loses_the_flag_when_it_fell(games):
+    """``play_raid`` starts from the game as it stood: both sides playing the record's moves take the Flag at the
+    record's last move, and a defender that plays nothing of the record is still at the raid's ply to begin."""
+    _, result = games
+    played = 0
+    for g in result.matches[0].games:
+        raid = record_raid(g.record)
+        if raid is None:
+            continue
+        script = _Scripted(g.record)
+        tried = play_raid(script, script, raid, 0, plies=10_000)
+        assert not tried.kept and tried.ending == "lost"
+        assert list(tried.moves) == [str(m) for m in script.moves[raid.ply:]]
+        short = play_raid(script, script, raid, 0, plies=1)
+        assert short.kept and short.ending == "held" and list(short.moves) == [str(script.moves[raid.ply])]
+        played += 1
+    assert played
+
+
+def test_a_raider_agent_plays_only_raids_drawn_from_records(games, tmp_path, capsys):
+    _, result = games
+    for i, g in enumerate(result.matches[0].games):
+        write_xml(g.record, tmp_path / f"game-{i}.xml")
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["flag-defence", "random", "--raider", "random", "--no-prove"])
+    assert stop.value.code == 2
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["flag-defence", "random", "--variant", "barrage", "--records", str(tmp_path), "--raider", "greedy",
+                  "--plies", "30", "--tries", "2", "--no-prove", "--json"])
+    assert stop.value.code == 0
+    report = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert report["raider"] == "greedy" and report["plies"] == 30 and report["played"] == 2 * len(report["raids"])
+    for row in report["raids"].values():
+        assert set(row["endings"]) <= {"held", "lost", "won", "other ending"}
+        assert row["kept"] == row["tries"] - row["endings"].get("lost", 0)

@@ -52,6 +52,9 @@ class Raid:
         revealed: squares of pieces whose type is public.
         plies: moves of both sides the Flag must survive.
         about: what the position asks of the agent.
+        record: for a raid drawn from a game (``record_raid``), that game: ``played_to`` gives the position
+            as it stood in the game, history and all, for a raider played by an agent (``play_raid``).
+        ply: in ``record``, the ply of the position (the defender to move).
     """
 
     name: str
@@ -62,6 +65,21 @@ class Raid:
     revealed: tuple[str, ...]
     plies: int
     about: str
+    record: GravonRecord | None = None
+    ply: int = 0
+
+    def played_to(self) -> tuple[Game, tuple]:
+        """The game of ``record`` after its first ``ply`` moves, under its own rules, and the ``MoveRecord``s of
+        those moves.
+
+        Raises:
+            ValueError: a raid not drawn from a record.
+        """
+        if self.record is None:
+            raise ValueError(f"raid {self.name} was not drawn from a record")
+        final = replay(self.record)
+        game = Game(final.variant, *final.setups)
+        return game, tuple(push_recorded(game, move) for move in final.move_stack[:self.ply])
 
     def game(self) -> Game:
         """The position as a ``Game`` (Red to move).
@@ -195,7 +213,7 @@ def record_raid(record: GravonRecord, steps: int = RECORD_STEPS) -> Raid | None:
                 revealed=tuple(n for n in names if flags[parse_square(n)] & K.REVEALED),
                 plies=2 * (left + 4),
                 about=f"{record.source or 'a record'}, ply {start - 1}: a piece {left} moves from the Flag ran "
-                      f"at it and took it {last + 1 - start} plies later")
+                      f"at it and took it {last + 1 - start} plies later", record=record, ply=start - 1)
 
 
 def flag_square(game: Game, player: int) -> int:
@@ -349,10 +367,37 @@ def run_raid(agent, raid: Raid, seed: int) -> RaidTry:
     return RaidTry(ending != "lost", ending, tuple(str(r.move) for r in history))
 
 
+def play_raid(agent, raider, raid: Raid, seed: int, plies: int) -> RaidTry:
+    """Play a raid drawn from a record (``Raid.played_to``) on from the game as it stood, history and all:
+    ``agent`` keeps the loser's side, ``raider`` (an agent, not ``raider_move``) plays the side that took the
+    Flag with every piece it has, under the record's rules, for ``plies`` moves of both sides.  The Flag is
+    kept unless the raider's side takes it; the ending is ``held``, ``lost`` (the Flag taken), ``won`` or
+    ``other ending`` (the game ended another way: no movable piece, a draw).
+
+    Raises:
+        ValueError: a raid not drawn from a record.
+    """
+    game, history = raid.played_to()
+    defender = game.turn
+    agent.reset(game.variant, defender, seed)
+    raider.reset(game.variant, 1 - defender, seed)
+    history = list(history)
+    while game.ply < raid.ply + plies and not game.is_over():
+        side = agent if game.turn == defender else raider
+        history.append(push_recorded(game, side.act(PlayerView.of(game, game.turn, tuple(history)))))
+    ending = "held"
+    if game.is_over():
+        out = game.outcome()
+        ending = ("lost" if out.winner != defender else "won") if out.termination.name == "FLAG_CAPTURED" \
+            else "won" if out.winner == defender else "other ending"
+    return RaidTry(ending != "lost", ending, tuple(str(r.move) for r in history[raid.ply:]))
+
+
 def raid_report(agent_spec: str, variant: str, tries: int, seed: int = 0, prove: bool = True,
-                raids: list[Raid] | None = None) -> dict:
+                raids: list[Raid] | None = None, raider: str | None = None, plies: int = 60) -> dict:
     """Every raid of ``variant`` (``RAIDS``, or those of ``raids``), ``tries`` times each (seeds ``seed`` on),
-    played by a fresh ``agent_spec``.
+    played by a fresh ``agent_spec`` against ``raider_move``, or with ``raider`` (an agent spec; raids drawn
+    from records only) against that agent for ``plies`` moves (``play_raid``).
 
     Returns:
         ``{"agent", "variant", "tries", "raids": {name: {"kept", "tries", "endings": {ending: n},
@@ -366,13 +411,18 @@ def raid_report(agent_spec: str, variant: str, tries: int, seed: int = 0, prove:
     raids = [r for r in (RAIDS if raids is None else raids) if r.variant == variant]
     if not raids or tries < 1:
         raise ValueError(f"no {variant} raids, or tries {tries} below 1")
+    if raider is not None and any(r.record is None for r in raids):
+        raise ValueError("a raider agent plays only raids drawn from records (--records)")
     agent = make_agent(agent_spec)
+    opponent = None if raider is None else make_agent(raider)
     out: dict = {"agent": agent_spec, "variant": variant, "tries": tries, "raids": {}}
+    if raider is not None:
+        out["raider"], out["plies"] = raider, plies
     for raid in raids:
         endings: dict[str, int] = {}
         lost = []
         for s in range(seed, seed + tries):
-            result = run_raid(agent, raid, s)
+            result = run_raid(agent, raid, s) if opponent is None else play_raid(agent, opponent, raid, s, plies)
             endings[result.ending] = endings.get(result.ending, 0) + 1
             if not result.kept:
                 lost.append(s)
