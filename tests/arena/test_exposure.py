@@ -55,9 +55,10 @@ def test_replay_explain_says_it_in_one_line_and_nothing_for_other_endings(games,
             assert r.output.strip() == "no Flag was captured in this game"
 
 
-def test_the_setup_exposure_script_reads_each_pool_at_the_start():
-    """``scripts/setup_exposure.py``: before a piece moves, the true Flag's odds are a probability, and it is the
-    likeliest piece no more often than it is among the three likeliest; Barrage has no walled Flags to read."""
+def test_the_setup_exposure_script_reads_each_pool_before_and_after_the_bombs_beside_the_flag():
+    """``scripts/setup_exposure.py``: for both readers (tracking's Flag odds, the belief network) the true Flag's
+    odds are a probability, and it is the likeliest piece no more often than it is among the three likeliest;
+    revealing the Bombs beside a walled Flag raises its odds under tracking; Barrage has no walled Flags."""
     import subprocess
     import sys
     from pathlib import Path
@@ -71,4 +72,11 @@ def test_the_setup_exposure_script_reads_each_pool_at_the_start():
         read = {name: row for name, row in pools.items() if "error" not in row}
         assert "human" in read and (variant == "barrage") == ("error" in pools["walled"])
         for row in read.values():
-            assert row["setups"] == 20 and 0 < row["median_p"] < 1 and 0 <= row["likeliest"] <= row["top3"] <= 1
+            assert row["setups"] == 20
+            for stage in ("start", "bombs"):
+                assert set(row[stage]) == {"tracking", "belief"}
+                for r in row[stage].values():
+                    assert 0 < r["median_p"] < 1 and 0 < r["mean_p"] < 1 and 0 <= r["likeliest"] <= r["top3"] <= 1
+        if variant == "classic":
+            walled = read["walled"]
+            assert walled["bombs"]["tracking"]["mean_p"] > walled["start"]["tracking"]["mean_p"]

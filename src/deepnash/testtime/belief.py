@@ -65,14 +65,25 @@ class LearnedBelief:
         self.marginals_fn = marginals_fn
         self.library = library
 
-    def weights(self, view: PlayerView) -> np.ndarray:
-        """``float64[100, 12]``, positive: each square's tilt, the learned marginal over the public one
-        (``sample_hidden``'s ``weights``), 1 where public information rules a type out."""
-        obs = observe_view(view)
+    def marginals(self, view: PlayerView) -> np.ndarray:
+        """``float64[100, 12]``: each opponent piece's type distribution as the network gives it (weighed by
+        people's setups where ``library`` is set and the view's history reaches back to the deployment), on
+        absolute squares; the rows of other squares are the network's output there, meaningless."""
+        q = self._frame_marginals(observe_view(view), view)
+        return q[::-1].copy() if view.player == 1 else q
+
+    def _frame_marginals(self, obs: np.ndarray, view: PlayerView) -> np.ndarray:
         q = np.asarray(self.marginals_fn(obs), np.float64)
         known = None if self.library is None else public_origins(view)
         if known is not None:
             q = library_belief(self.library, q[None], known[0][None], known[1][None])[0]
+        return q
+
+    def weights(self, view: PlayerView) -> np.ndarray:
+        """``float64[100, 12]``, positive: each square's tilt, the learned marginal over the public one
+        (``sample_hidden``'s ``weights``), 1 where public information rules a type out."""
+        obs = observe_view(view)
+        q = self._frame_marginals(obs, view)
         public = obs[P_PUB_OPP:P_PUB_OPP + NUM_TYPES].reshape(NUM_TYPES, 100).T.astype(np.float64)
         w = np.where(public > 0, np.maximum(q, FLOOR) / np.where(public > 0, public, 1.0), 1.0)
         return w[::-1].copy() if view.player == 1 else w
