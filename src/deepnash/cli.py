@@ -906,10 +906,13 @@ def replay_record(
     game: str = typer.Option(None, help="in a .zip: a member's name or 1-based index; in an .xml of several games: an index"),
     as_json: bool = typer.Option(False, "--json", help="print every frame as one JSON object (as the browser gets it)"),
     explain: bool = typer.Option(False, help="say from which move on the raider could have known where a captured "
-                                             "Flag was (a reasoning opponent's Flag inference), instead of stepping"),
+                                             "Flag was (a reasoning opponent's Flag inference), and where the Flag "
+                                             "could last have been saved from the piece that took it, instead of "
+                                             "stepping"),
 ) -> None:
     """Step through a recorded game with every piece shown: Enter/next, prev, N (jump), first, last, quit."""
     from .arena.exposure import flag_exposure
+    from .arena.raids import last_defence
     from .game.errors import RecordError
     from .play.frames import load_record, record_frames
     from .play.terminal import run
@@ -919,14 +922,20 @@ def replay_record(
         record = load_record(file, game)
         frames = record_frames(record)
         exposure = flag_exposure(record) if explain else None
+        defence = last_defence(record) if exposure is not None else None
     except (RecordError, OSError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None
     if explain:
         if as_json:
-            typer.echo(json.dumps(None if exposure is None else exposure.to_dict()))
+            typer.echo(json.dumps(None if exposure is None else {
+                **exposure.to_dict(), "last_defence": None if defence is None else defence.to_dict()}))
+        elif exposure is None:
+            typer.echo("no Flag was captured in this game")
         else:
-            typer.echo("no Flag was captured in this game" if exposure is None else exposure.describe())
+            typer.echo(exposure.describe())
+            typer.echo("no turn of the loser could stop the piece that took it" if defence is None
+                       else defence.describe())
         return
     if as_json:
         typer.echo(json.dumps(frames.as_json()))

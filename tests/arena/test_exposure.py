@@ -51,6 +51,7 @@ def test_replay_explain_says_it_in_one_line_and_nothing_for_other_endings(games,
         assert r.exit_code == 0, r.output
         if g.termination == "flag_captured":
             assert "Flag" in r.output and f"ply {g.plies - 1}" in r.output
+            assert len(r.output.strip().splitlines()) == 2  # and where the Flag could last have been saved
         else:
             assert r.output.strip() == "no Flag was captured in this game"
 

@@ -9,8 +9,8 @@ import pytest
 from deepnash import cli
 import numpy as np
 
-from deepnash.arena.raids import (RAIDS, RECORD_STEPS, _steps_left, defence_exists, play_raid, raider_move, record_raid,
-                                  run_raid)
+from deepnash.arena.raids import (RAID_RULES, RAIDS, RECORD_STEPS, _steps_left, defence_exists, last_defence, play_raid,
+                                  raider_move, record_raid, run_raid)
 from deepnash.game import Game
 from deepnash.game.codes import owners, types
 from deepnash.game.pieces import FLAG
@@ -202,3 +202,40 @@ def test_a_raider_agent_plays_only_raids_drawn_from_records(games, tmp_path, cap
     for row in report["raids"].values():
         assert set(row["endings"]) <= {"held", "lost", "won", "other ending"}
         assert row["kept"] == row["tries"] - row["endings"].get("lost", 0)
+
+
+def test_the_last_defence_is_the_loser_s_last_turn_that_could_stop_the_raider_alone(games):
+    """``last_defence``: at its ply the loser is to move and a defence against the capturing piece alone exists; at
+    every later turn of the loser before the capture none does; the reply is the record's next move."""
+    from deepnash.notation.replay import replay
+
+    _, result = games
+    found = 0
+    for g in result.matches[0].games:
+        defence = last_defence(g.record)
+        if g.termination != "flag_captured":
+            assert defence is None
+            continue
+        if defence is None:
+            continue
+        found += 1
+        final = replay(g.record)
+        moves = final.move_stack
+        assert defence.player == 1 - g.winner and defence.move == moves[defence.ply]
+        assert defence.reply == moves[defence.ply + 1]
+        squares = [0] * len(moves)  # the raider's square before each ply (Red moves at even plies)
+        squares[-1] = moves[-1].from_sq
+        for ply in range(len(moves) - 2, -1, -1):
+            ours = ply % 2 == g.winner and moves[ply].to_sq == squares[ply + 1]
+            squares[ply] = moves[ply].from_sq if ours else squares[ply + 1]
+        rules = final.variant.with_rules(**RAID_RULES)
+        game = Game(final.variant, *final.setups)
+        for ply, move in enumerate(moves[:-1]):
+            if ply >= defence.ply and ply % 2 == defence.player:
+                position = Game.from_state(rules, game.state.board[0], game.state.flags[0], turn=defence.player)
+                left = _steps_left(position, squares[ply])
+                proven = left < 0 or defence_exists(position, squares[ply], 2 * (left + 4))
+                assert proven == (ply == defence.ply), ply
+            game.push(move)
+        assert f"ply {defence.ply}" in defence.describe() and str(defence.reply) in defence.describe()
+    assert found

@@ -27,7 +27,7 @@ from ..game import Game, Move, get_variant
 from ..game import kernels as K
 from ..game.codes import LAKE, owners, types
 from ..game.diagram import format_diagram, parse_diagram
-from ..game.pieces import BOMB, FLAG, MINER, NUM_TYPES
+from ..game.pieces import BOMB, FLAG, MINER, NUM_TYPES, PIECE_NAMES
 from ..game.squares import parse_square, square_name
 from ..infostate.beliefs import fight
 from ..infostate.view import PlayerView, push_recorded
@@ -174,27 +174,16 @@ def record_raid(record: GravonRecord, steps: int = RECORD_STEPS) -> Raid | None:
     Raises:
         RecordError, UnsupportedVariantError: the record does not replay (``notation.replay.replay``).
     """
-    final = replay(record)
-    out = final.outcome() if final.is_over() else None
-    if out is None or out.winner is None or out.termination.name != "FLAG_CAPTURED":
+    trace = _capture_trace(record)
+    if trace is None:
         return None
-    loser = 1 - out.winner
-    game = Game(final.variant, *final.setups)
-    positions, turns = [], []  # before each ply: the engine's board and flags, and who moves
-    for move in final.move_stack:
-        positions.append((game.state.board[0].copy(), game.state.flags[0].copy()))
-        turns.append(game.turn)
-        game.push(move)
+    final, winner, positions, _, path = trace
+    loser = 1 - winner
     last = len(final.move_stack) - 1
-    sq, path = final.move_stack[last].from_sq, [last]  # the plies of the raider's moves, last first
-    for ply in range(last - 1, -1, -1):
-        if turns[ply] == out.winner and final.move_stack[ply].to_sq == sq:
-            path.append(ply)
-            sq = final.move_stack[ply].from_sq
     rules = final.variant.with_rules(**RAID_RULES)
     start = left = None
     for ply in path[1:]:  # walk back while the raider stays near
-        near = _steps_left(Game.from_state(rules, *positions[ply], turn=out.winner), final.move_stack[ply].from_sq)
+        near = _steps_left(Game.from_state(rules, *positions[ply], turn=winner), final.move_stack[ply].from_sq)
         if not 0 <= near <= steps or ply == 0:
             break
         start, left = ply, near
@@ -214,6 +203,124 @@ def record_raid(record: GravonRecord, steps: int = RECORD_STEPS) -> Raid | None:
                 plies=2 * (left + 4),
                 about=f"{record.source or 'a record'}, ply {start - 1}: a piece {left} moves from the Flag ran "
                       f"at it and took it {last + 1 - start} plies later", record=record, ply=start - 1)
+
+
+def _capture_trace(record: GravonRecord) -> tuple[Game, int, list, list[int], list[int]] | None:
+    """For a game that ended with a Flag captured: the replayed game, the winner, the board and flags before each
+    ply, who moved at each ply, and the plies of the capturing piece's moves, last first; ``None`` for any other
+    ending."""
+    final = replay(record)
+    out = final.outcome() if final.is_over() else None
+    if out is None or out.winner is None or out.termination.name != "FLAG_CAPTURED":
+        return None
+    game = Game(final.variant, *final.setups)
+    positions, turns = [], []  # before each ply: the engine's board and flags, and who moves
+    for move in final.move_stack:
+        positions.append((game.state.board[0].copy(), game.state.flags[0].copy()))
+        turns.append(game.turn)
+        game.push(move)
+    last = len(final.move_stack) - 1
+    sq, path = final.move_stack[last].from_sq, [last]
+    for ply in range(last - 1, -1, -1):
+        if turns[ply] == out.winner and final.move_stack[ply].to_sq == sq:
+            path.append(ply)
+            sq = final.move_stack[ply].from_sq
+    return final, out.winner, positions, turns, path
+
+
+@dataclass(frozen=True)
+class LastDefence:
+    """Where a lost Flag could last have been saved from the piece that took it (``last_defence``).
+
+    Attributes:
+        player: whose Flag was captured (0 Red, 1 Blue).
+        ply: that player's last turn at which a defence against the capturing piece alone existed
+            (``defence_exists``, every piece known, the raider given four moves more than it needed).
+        move: what the player played there.
+        kept: whether that move kept such a defence against every move of the raider.
+        reply: the opponent's next move.
+        what: what the reply did: ``"the raider's step"``, a battle (``"a Major took a Miner on f3"``) or
+            another piece's move.
+    """
+
+    player: int
+    ply: int
+    move: Move
+    kept: bool
+    reply: Move
+    what: str
+
+    def describe(self) -> str:
+        """One line: the last move that could have saved the Flag, and what broke the defence."""
+        side = "Red" if self.player == 0 else "Blue"
+        played = "kept the defence" if self.kept else "lost it"
+        return (f"{side}'s Flag could last be saved at ply {self.ply} (against the capturing piece alone): "
+                f"{self.move} {played}, then {self.reply}: {self.what}")
+
+    def to_dict(self) -> dict:
+        """The JSON values: ``player``, ``ply``, ``move`` and ``reply`` (as ``"e2-e3"``), ``kept``, ``what``."""
+        return {"player": self.player, "ply": self.ply, "move": str(self.move), "kept": self.kept,
+                "reply": str(self.reply), "what": self.what}
+
+
+def last_defence(record: GravonRecord) -> LastDefence | None:
+    """The loser's last turn, in a game whose Flag was captured, from which it could still stop the capturing
+    piece alone (``defence_exists`` on each of its turns, from the capture back), whether its move there kept
+    that defence, and what the opponent's next move did.  A defence that the next move breaks without the
+    raider moving is a raid by more than one piece.  ``None`` for any other ending, or when no turn of the
+    loser had such a defence.
+
+    Raises:
+        RecordError, UnsupportedVariantError: the record does not replay (``notation.replay.replay``).
+    """
+    trace = _capture_trace(record)
+    if trace is None:
+        return None
+    final, winner, positions, turns, path = trace
+    rules = final.variant.with_rules(**RAID_RULES)
+    moves = final.move_stack
+    raider_at, i = {}, 0  # the raider's square before each ply
+    for ply in range(len(moves) - 1, -1, -1):
+        if i + 1 < len(path) and ply == path[i + 1]:
+            i += 1
+        raider_at[ply] = moves[path[i]].from_sq
+    for ply in range(len(moves) - 2, -1, -1):
+        if turns[ply] == winner:
+            continue
+        game = Game.from_state(rules, *positions[ply], turn=1 - winner)
+        left = _steps_left(game, raider_at[ply])
+        if left >= 0 and not defence_exists(game, raider_at[ply], 2 * (left + 4)):
+            continue
+        reply = moves[ply + 1]
+        board = positions[ply + 1][0]
+        if reply.from_sq == raider_at[ply + 1]:
+            what = "the raider's step"
+        elif board[reply.to_sq] > 0:
+            names = [PIECE_NAMES[int(types(board)[sq])] for sq in (reply.from_sq, reply.to_sq)]
+            what = f"a {names[0]} attacked a {names[1]} on {square_name(reply.to_sq)}"
+        else:
+            what = "another piece's step"
+        kept = _keeps(game, moves[ply], raider_at[ply], 2 * (max(left, 0) + 4))
+        return LastDefence(1 - winner, ply, moves[ply], kept, reply, what)
+    return None
+
+
+def _keeps(game: Game, move: Move, raider: int, plies: int) -> bool:
+    """Whether ``move`` keeps a defence against the raider on ``raider`` alone for ``plies`` moves of both sides."""
+    after = _after(game, move)
+    if after.is_over():
+        return after.outcome().winner == game.turn
+    piece = int(game.state.board[0, raider])
+    if not _raider_at(after, raider, piece):
+        return True
+    for reply in (m for m in after.legal_moves() if m.from_sq == raider):
+        child = _after(after, reply)
+        if child.is_over():
+            if child.outcome().winner != game.turn:
+                return False
+        elif not defence_exists(child, reply.to_sq, plies - 2):
+            return False
+    return True
 
 
 def flag_square(game: Game, player: int) -> int:
