@@ -45,7 +45,7 @@ from numba import njit
 from ..game import Move, Variant
 from ..game import kernels as K
 from ..game.pieces import BOMB, FLAG, LIEUTENANT, MAJOR, MARSHAL, MINER, NUM_TYPES, SCOUT, SERGEANT, SPY
-from ..infostate.beliefs import FIGHT, IMMOVABLE, PEOPLE_PIECE_VALUE, PIECE_VALUE, hidden_counts
+from ..infostate.beliefs import FIGHT, IMMOVABLE, PEOPLE_PIECE_VALUE, PIECE_VALUE
 from ..infostate.tracking import flag_odds, possible_types, type_odds
 from ..infostate.view import PlayerView
 from .base import SeededBot, draw_setup
@@ -88,37 +88,6 @@ _W_PROGRESS, _W_FLAG, _W_DEFENDER, _W_SPAN, _W_HUNT, _W_HUNT_SPAN, _W_GUARD = 0,
 #: with one of ours that beats it next to it (0.3 of its value, to 0 at 8 steps); a guard, one of our
 #: Sergeants or higher within two steps of our Flag (0.1).
 EVAL_WEIGHTS = np.array([0.15, 1.5, 0.5, 20.0, 0.3, 8.0, 0.1])
-def determinise(odds: np.ndarray, counts: np.ndarray, rng: np.random.Generator, tries: int = 50) -> np.ndarray:
-    """``int8[N]``: a type for each of ``N`` hidden pieces with type odds ``odds: float64[N, 12]``, using each type
-    exactly ``counts[t]`` times (the counts left, ``beliefs.hidden_counts``): pieces in random order, each drawing
-    a type in proportion to its odds times the count still left; a draw that strands a piece is started again, up
-    to ``tries`` times, and then the pieces take the likeliest types that fit, most constrained first.
-
-    Raises:
-        ValueError: ``counts`` do not sum to ``N``.
-    """
-    n = len(odds)
-    if counts.sum() != n:
-        raise ValueError(f"{n} hidden pieces but {int(counts.sum())} types left")
-    for _ in range(tries):
-        left = counts.astype(np.float64).copy()
-        out = np.empty(n, np.int8)
-        for i in rng.permutation(n):
-            w = odds[i] * left
-            if w.sum() <= 0:
-                break
-            t = int(rng.choice(NUM_TYPES, p=w / w.sum()))
-            out[i], left[t] = t, left[t] - 1
-        else:
-            return out
-    left = counts.astype(np.float64).copy()
-    out = np.empty(n, np.int8)
-    for i in np.argsort((odds > 0).sum(axis=1), kind="stable"):
-        t = int(np.argmax(np.where(left > 0, odds[i] + 1e-12, -1.0)))
-        out[i], left[t] = t, left[t] - 1
-    return out
-
-
 # transposition table bound kinds
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
@@ -203,8 +172,7 @@ def _evaluate(s, ev, evm, val, info, runner, dist_target, dist_flag, mobile, w):
             t = s[_TYPE, sq]
             if t >= 0:
                 score -= val[1, t]
-                if s[_FLAGS, sq] & _REVEALED:
-                    score += info[1, t]
+                score += info[1, t]
                 can_move = t != FLAG and t != BOMB
             else:
                 i = s[_ID, sq]
@@ -632,17 +600,15 @@ class AlphaBetaAgent(SeededBot):
     name = "alphabeta"
     deploy = staticmethod(own_deployment)
 
-    def __init__(self, seconds: float = 0.3, depth: int = 0, nodes: int = 0, setup: str = "own",
-                 samples: int = 0) -> None:
-        if seconds < 0 or depth < 0 or nodes < 0 or samples < 0:
-            raise ValueError(f"seconds, depth, nodes and samples must be >= 0 (got {seconds}, {depth}, {nodes}, "
-                             f"{samples})")
+    def __init__(self, seconds: float = 0.3, depth: int = 0, nodes: int = 0, setup: str = "own") -> None:
+        if seconds < 0 or depth < 0 or nodes < 0:
+            raise ValueError(f"seconds, depth and nodes must be >= 0 (got {seconds}, {depth}, {nodes})")
         if seconds == 0 and depth == 0 and nodes == 0:
             raise ValueError("give a bound: seconds > 0, depth > 0 or nodes > 0")
         if depth > MAX_PLY - QUIESCENCE_DEPTH - 2:
             raise ValueError(f"depth must be at most {MAX_PLY - QUIESCENCE_DEPTH - 2} plies (got {depth})")
         super().__init__(setup)
-        self.seconds, self.depth, self.nodes, self.samples = seconds, depth, nodes, samples
+        self.seconds, self.depth, self.nodes = seconds, depth, nodes
         self._seen: dict[bytes, int] = {}
         self.last: dict[str, float] = {}
 
@@ -658,50 +624,10 @@ class AlphaBetaAgent(SeededBot):
             return moves[0]
         b = self._board(view)
         root = np.array([m.from_sq * 100 + m.to_sq for m in moves], dtype=np.int32)
+        cost = np.array([REPEAT_COST * self._seen.get(self._child_key(view, m), 0)
+                         + (WIN if _probes_bomb(b, m.from_sq, m.to_sq) else 0.0) for m in moves])
         arrays = self._tables(view, b)
-        odds = arrays[0]
-        # a high piece leaves an unmoved hidden piece alone, unless (determinised) the Flag is likelier than a Bomb
-        probe = [_probes_bomb(b, m.from_sq, m.to_sq)
-                 and not (self.samples and odds[m.to_sq, FLAG] > odds[m.to_sq, BOMB]) for m in moves]
-        cost = np.array([REPEAT_COST * self._seen.get(self._child_key(view, m), 0) + (WIN if p else 0.0)
-                         for m, p in zip(moves, probe)])
         cost += self._stall_cost(view, b, arrays) * np.array([view.owner[m.to_sq] == -1 for m in moves])
-        if self.samples:
-            best, reached, total = self._vote(view, b, root, cost, arrays, start)
-        else:
-            deadline = start + self.seconds if self.seconds else 0.0
-            best, reached, total = self._deepen(b, root, cost, arrays, deadline, self.nodes)
-        self.last = {"depth": reached, "nodes": total, "seconds": time.perf_counter() - start}
-        move = moves[best]
-        self._remember(*self._after(view, move))
-        return move
-
-    def _vote(self, view: PlayerView, b: np.ndarray, root: np.ndarray, cost: np.ndarray, arrays: tuple,
-              start: float) -> tuple[int, int, int]:
-        """Determinised search: ``samples`` boards with every hidden opponent piece given a type drawn from its
-        tracked odds (``determinise``), each searched with alpha-beta in its share of the time (or nodes); the
-        move most of them choose.  Returns ``(index, deepest depth reached, nodes)``."""
-        odds = arrays[0]
-        hidden = np.flatnonzero((b[_SIDE] == 1) & (b[_TYPE] < 0))
-        counts = hidden_counts(view)
-        votes = np.zeros(len(root))
-        reached = total = 0
-        for k in range(self.samples):
-            kinds = determinise(odds[hidden], counts, self._rng)
-            board = b.copy()
-            board[_TYPE, hidden] = kinds
-            deadline = start + self.seconds * (k + 1) / self.samples if self.seconds else 0.0
-            nodes = self.nodes // self.samples if self.nodes else 0
-            i, depth, spent = self._deepen(board, root, cost, arrays, deadline, nodes)
-            votes[i] += 1
-            reached, total = max(reached, depth), total + spent
-        return int(np.argmax(votes)), reached, total
-
-    def _deepen(self, b: np.ndarray, root: np.ndarray, cost: np.ndarray, arrays: tuple, deadline: float,
-                nodes: int) -> tuple[int, int, int]:
-        """Iterative deepening on search board ``b`` until ``deadline`` (``time.perf_counter``; 0: none), ``nodes``
-        (0: none) or ``depth``.  Returns ``(index of the best root move, depth reached, nodes searched)``."""
-        begin = time.perf_counter()
         st = np.zeros((MAX_PLY + 1, 4, 100), dtype=np.int8)
         st[0] = b
         tt = (np.zeros(TT_SIZE, np.uint64), np.zeros(TT_SIZE), np.zeros(TT_SIZE, np.int8),
@@ -712,16 +638,16 @@ class AlphaBetaAgent(SeededBot):
         values = np.zeros(len(root))
         order = np.arange(len(root))
         best, reached, total = 0, 0, 0
-        budget = nodes if nodes else np.iinfo(np.int64).max
+        budget = self.nodes if self.nodes else np.iinfo(np.int64).max
         max_depth = self.depth or MAX_PLY - QUIESCENCE_DEPTH - 2
         for depth in range(1, max_depth + 1):
             left = budget - total
-            if deadline:
-                now = time.perf_counter()
-                if depth > 1 and now - begin > 0.5 * (deadline - begin):
+            if self.seconds:
+                spent = time.perf_counter() - start
+                if depth > 1 and spent > 0.5 * self.seconds:
                     break  # the next iteration would not end in time
-                rate = max(total, 1e4) / max(now - begin, 1e-3)
-                left = min(left, int((deadline - now) * rate))
+                rate = max(total, 1e4) / max(spent, 1e-3)
+                left = min(left, int((self.seconds - spent) * rate))
             ctl = np.array([0, max(left, 1), 0], dtype=np.int64)
             i = _root(st, depth, root[order], cost[order], values, *work, *arrays, *tt, killers, history, ctl)
             total += int(ctl[0])
@@ -734,7 +660,10 @@ class AlphaBetaAgent(SeededBot):
             by_move[order] = values
             order = np.argsort(-by_move, kind="stable")
             order = np.concatenate([[best], order[order != best]])
-        return best, reached, total
+        self.last = {"depth": reached, "nodes": total, "seconds": time.perf_counter() - start}
+        move = moves[best]
+        self._remember(*self._after(view, move))
+        return move
 
     @staticmethod
     def _stall_cost(view: PlayerView, b: np.ndarray, arrays: tuple) -> float:
