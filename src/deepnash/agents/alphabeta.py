@@ -27,11 +27,6 @@ Each decision:
    nears while it is not behind (``STALL_COST``); a Major or higher attacks an unmoved hidden piece
    only when nothing else is legal (``_probes_bomb``).
 
-With ``samples=K`` the search is determinised instead (perfect-information Monte Carlo): ``K`` boards on which
-every hidden opponent piece has a type drawn from its tracked odds (``determinise``), each searched in its share of
-the time with every battle played out, so a line goes on past battles with hidden pieces (an escort taking a
-defender, then the Miner walking in); the move most boards choose is played.
-
 Everything it reads is a ``PlayerView``; the hidden types of the opponent never enter.
 """
 
@@ -591,7 +586,6 @@ class AlphaBetaAgent(SeededBot):
         depth: deepest iteration of iterative deepening, in plies (0: as deep as the time allows).
         nodes: a node budget per move (0: none); with ``seconds=0`` the program is deterministic.
         setup: ``own`` (``own_deployment``: people's walled-in Flags) or a ``base.draw_setup`` source.
-        samples: determinised boards a move (0: the search with chance nodes; see the module docstring).
 
     Raises:
         ValueError: a negative option, or no bound at all (``seconds``, ``depth`` and ``nodes`` all 0).
