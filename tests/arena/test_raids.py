@@ -100,13 +100,8 @@ def test_a_record_s_raid_is_the_capturing_piece_near_the_flag_it_took(games):
     game that ended otherwise."""
     _, result = games
     raids = 0
-    for g in result.matches[0].games:
-        raid = record_raid(g.record)
-        if g.termination != "flag_captured":
-            assert raid is None
-            continue
-        if raid is None:  # a piece that came from beyond RECORD_STEPS in its last move (a Scout's run)
-            continue
+    # (a game whose capturing piece came from beyond RECORD_STEPS in its last move, a Scout's run, has no raid)
+    for g, raid in _read_captures(result, record_raid):
         raids += 1
         ply = int(raid.name.rsplit("-ply", 1)[1])
         position = raid.game()
@@ -123,6 +118,17 @@ def test_a_record_s_raid_is_the_capturing_piece_near_the_flag_it_took(games):
         assert raid.plies == 2 * (_steps_left(position, raider) + 4)
         assert position.turn == 0 and not position.is_over()
     assert raids
+
+
+def _read_captures(result, read):
+    """``(game, read(record))`` for each game of the tournament ``result`` that ended with a Flag captured and that
+    ``read`` finds something in; ``read`` must give ``None`` for every other ending."""
+    for g in result.matches[0].games:
+        found = read(g.record)
+        if g.termination != "flag_captured":
+            assert found is None
+        elif found is not None:
+            yield g, found
 
 
 def _position_at(record, ply: int) -> np.ndarray:
@@ -172,10 +178,7 @@ def test_a_record_s_raid_played_on_as_the_game_went_loses_the_flag_when_it_fell(
     record's last move, and a defender that plays nothing of the record is still at the raid's ply to begin."""
     _, result = games
     played = 0
-    for g in result.matches[0].games:
-        raid = record_raid(g.record)
-        if raid is None:
-            continue
+    for g, raid in _read_captures(result, record_raid):
         script = _Scripted(g.record)
         tried = play_raid(script, script, raid, 0, plies=10_000)
         assert not tried.kept and tried.ending == "lost"
@@ -211,13 +214,7 @@ def test_the_last_defence_is_the_loser_s_last_turn_that_could_stop_the_raider_al
 
     _, result = games
     found = 0
-    for g in result.matches[0].games:
-        defence = last_defence(g.record)
-        if g.termination != "flag_captured":
-            assert defence is None
-            continue
-        if defence is None:
-            continue
+    for g, defence in _read_captures(result, last_defence):
         found += 1
         final = replay(g.record)
         moves = final.move_stack
