@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from deepnash.agents import AgentSpecError, make_agent
-from deepnash.agents.alphabeta import AlphaBetaAgent, piece_values
+from deepnash.agents.alphabeta import BLUFF, AlphaBetaAgent, _chance, piece_values
 from deepnash.agents.ucc import serve_ucc
 from deepnash.game import BARRAGE, CLASSIC, Game
 from deepnash.game import kernels as K
@@ -53,8 +53,9 @@ def _agent(spec, variant, player, seed=7):
     return a
 
 
-@pytest.mark.parametrize("variant, plies", [(CLASSIC, 60), (CLASSIC, 160), (BARRAGE, 30)])
-def test_its_moves_do_not_depend_on_the_opponents_hidden_pieces(variant, plies):
+@pytest.mark.parametrize("variant, plies, spec", [(CLASSIC, 60, BOUNDED), (CLASSIC, 160, BOUNDED),
+                                                  (BARRAGE, 30, BOUNDED), (CLASSIC, 160, BOUNDED + ",belief=counts")])
+def test_its_moves_do_not_depend_on_the_opponents_hidden_pieces(variant, plies, spec):
     g, history = _played(variant, plies, plies)
     view = PlayerView.of(g, g.turn, history)
     rng = np.random.default_rng(plies)
@@ -62,7 +63,7 @@ def test_its_moves_do_not_depend_on_the_opponents_hidden_pieces(variant, plies):
         other = _shuffled(g, view, rng)
         assert other.state.board[0].tolist() != g.state.board[0].tolist() or plies == 0
         twin = PlayerView.of(other, g.turn, history)
-        assert _agent(BOUNDED, variant, g.turn).act(view) == _agent(BOUNDED, variant, g.turn).act(twin)
+        assert _agent(spec, variant, g.turn).act(view) == _agent(spec, variant, g.turn).act(twin)
 
 
 def test_it_is_deterministic_under_a_node_budget():
@@ -102,6 +103,38 @@ def test_it_takes_a_shown_flag_and_a_hanging_piece():
     assert tuple(_agent(BOUNDED, CLASSIC, 0).act(view)) == (44, 45)
 
 
+def test_an_attack_on_a_known_piece_is_read_as_made_by_a_piece_that_beats_it():
+    # Blue's four hidden pieces are its Spy and three Scouts, a quarter each by the counts; one stands next to
+    # Red's Marshal. Blue knows its own piece: when it attacks the Marshal and the Marshal is revealed, it is
+    # mostly the Spy (the Scouts' odds scaled by BLUFF); when Blue cannot know what it attacks, the counts' odds
+    for shown in (True, False):
+        g = _position({0: (0, FLAG, False), 1: (0, BOMB, False), 10: (0, BOMB, False), 44: (0, MARSHAL, shown),
+                       45: (1, SPY, False), 95: (1, SCOUT, False), 96: (1, SCOUT, False), 97: (1, SCOUT, False),
+                       99: (1, FLAG, False), 98: (1, BOMB, True)})
+        agent = _agent(BOUNDED + ",belief=counts", CLASSIC, 0)
+        view = PlayerView.of(g, 0)
+        board = agent._board(view)
+        odds, odds_moved, ev, evm, val, info, runner, dist_target, dist_flag, mobile, w = agent._tables(view, board)
+        value, p_win, rest = _chance(board, 45, 44, 1, 0.0, odds, odds_moved, val, info, dist_flag)
+        expected = 0.25 / (0.25 + BLUFF * 0.75) if shown else 0.25
+        assert p_win == pytest.approx(expected, abs=1e-6)
+        # the Spy's win: the Marshal lost, the Spy shown, the Marshal's being known no longer costs anything
+        won = -val[0, MARSHAL] + info[1, SPY] + (info[0, MARSHAL] if shown else 0.0)
+        assert value - rest == pytest.approx(p_win * won, abs=1e-6)
+
+
+def test_it_sees_a_defender_taken_and_the_flag_behind_it_in_one_line():
+    # Blue's Flag on j10 is its only unmoved piece (so tracking knows it), walled by a revealed Bomb on i10 and a
+    # hidden Sergeant on j9 that Red's Captain beats whatever it is (Sergeant or Scout). Taking the defender is a
+    # battle with a hidden piece; the search goes on from the likely win and finds the Flag behind it, worth more
+    # than the revealed Colonel Red's Marshal could take instead
+    g = _position({0: (0, FLAG, False), 1: (0, BOMB, False), 10: (0, BOMB, False), 22: (0, MARSHAL, False),
+                   23: (1, 8, True), 79: (0, 6, False), 89: (1, SERGEANT, False), 60: (1, SCOUT, False),
+                   98: (1, BOMB, True), 99: (1, FLAG, False)})
+    view = PlayerView.of(g, 0)
+    assert tuple(_agent(BOUNDED, CLASSIC, 0).act(view)) == (79, 89)
+
+
 def test_values_follow_the_pieces_left():
     g, history = _played(CLASSIC, 1, 0)
     view = PlayerView.of(g, 0, history)
@@ -120,7 +153,7 @@ def test_the_spec_and_its_errors():
     assert isinstance(agent, AlphaBetaAgent) and agent.seconds == 0.1 and agent.depth == 4
     for bad, match in (("alphabeta:seconds=-1", "seconds"), ("alphabeta:seconds=0", "bound"),
                        ("alphabeta:depth=500", "depth"), ("alphabeta:setup=nowhere", "setup"),
-                       ("alphabeta:width=3", "unknown option")):
+                       ("alphabeta:width=3", "unknown option"), ("alphabeta:belief=nowhere", "belief")):
         with pytest.raises(AgentSpecError, match=match):
             make_agent(bad)
 

@@ -12,7 +12,7 @@ from deepnash.game import BARRAGE, CLASSIC, Game
 from deepnash.game import kernels as K
 from deepnash.game.pieces import BOMB, FLAG, NUM_TYPES
 from deepnash.infostate.beliefs import IMMOVABLE, hidden_counts
-from deepnash.infostate.tracking import bomb_lift, flag_odds, possible_types, type_odds
+from deepnash.infostate.tracking import bomb_lift, flag_odds, possible_types, prior_flag_odds, type_odds
 from deepnash.infostate.view import PlayerView, push_recorded
 
 
@@ -48,10 +48,13 @@ def test_the_true_type_is_always_possible_and_the_sets_respect_the_counts(seed, 
     flag = flag_odds(view, possible)
     assert flag.sum() == pytest.approx(0.0 if view.taken()[1 - player, FLAG] else 1.0)
     assert np.all(flag[~possible[:, FLAG]] == 0)
-    odds = type_odds(view, possible, flag)
-    assert np.allclose(odds[hidden].sum(axis=1), 1.0)
-    assert np.allclose(odds[hidden].sum(axis=0), counts, atol=1e-4)
-    assert np.all(odds[~possible] == 0)
+    # from the setup statistics, or from any prior (a belief network's marginals): the sets and counts hold
+    prior = np.random.default_rng(seed).uniform(1e-4, 1.0, (100, 12))
+    for odds in (type_odds(view, possible, flag), type_odds(view, possible, prior_flag_odds(view, possible, prior),
+                                                            prior)):
+        assert np.allclose(odds[hidden].sum(axis=1), 1.0)
+        assert np.allclose(odds[hidden].sum(axis=0), counts, atol=1e-4)
+        assert np.all(odds[~possible] == 0)
 
 
 @settings(max_examples=15, deadline=None)

@@ -5,16 +5,20 @@ Each decision:
 
 1. Tracking (``infostate.tracking``): the types every opponent piece can still be, from public
    information only (its moves, its battles, the exact counts left, propagated to a fixpoint); the
-   odds that each unmoved piece is the Flag (people's setups, public Bombs beside it); and a type
-   distribution for every hidden piece consistent with both.
+   odds that each unmoved piece is the Flag (people's setups, public Bombs beside it, or with
+   ``belief=learned`` the belief network's reading of the whole history); and a type distribution for
+   every hidden piece consistent with both.
 2. Search: negamax alpha-beta with iterative deepening, a transposition table (Zobrist keys over the
    pieces' squares), the transposition table's move first, then battles by expected gain, killer moves
    and the history heuristic, and a quiescence search over battles at the horizon.  The search's board
    knows every piece of its own side and every revealed opponent piece; a hidden opponent piece keeps
-   its type distribution.  A battle whose outcome depends on a hidden type is a chance node resolved
-   at once, by expectation over that distribution (each outcome scored as the evaluation before the
-   battle plus what the outcome changes: material, information, a breach next to our Flag), and the
-   line ends there: the search looks deep where things are known and weighs odds where they are not.
+   its type distribution.  A battle whose outcome depends on a hidden type is a chance node, by
+   expectation over that distribution (each outcome scored as the evaluation before the battle plus
+   what the outcome changes: material, information, a breach next to our Flag).  An opponent attack on
+   one of our revealed pieces is read as made knowingly: the types that would lose are ``BLUFF`` times
+   less likely.  When the attacker wins with probability ``SURE`` or more and depth is left, the search
+   goes on from the win (its value weighted by that probability, the other outcomes static), so a high
+   piece taking a defender and a Miner walking in behind it is one line; otherwise the line ends there.
 3. Evaluation, in material units (``beliefs.PEOPLE_PIECE_VALUE``, adjusted as pieces die: the Marshal
    is worth more once the Spy that threatens it is gone, the Spy little once the Marshal it hunts is,
    Miners more while Bombs stand and Miners are few): material; information (a revealed piece costs
@@ -33,6 +37,7 @@ Everything it reads is a ``PlayerView``; the hidden types of the opponent never 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -41,8 +46,9 @@ from ..game import Move, Variant
 from ..game import kernels as K
 from ..game.pieces import BOMB, FLAG, LIEUTENANT, MAJOR, MARSHAL, MINER, NUM_TYPES, SCOUT, SERGEANT, SPY
 from ..infostate.beliefs import FIGHT, IMMOVABLE, PEOPLE_PIECE_VALUE, PIECE_VALUE
-from ..infostate.tracking import flag_odds, possible_types, type_odds
+from ..infostate.tracking import flag_odds, possible_types, prior_flag_odds, type_odds
 from ..infostate.view import PlayerView
+from ..testtime.belief import FLOOR
 from .base import SeededBot, draw_setup
 from .registry import register_agent
 
@@ -71,6 +77,14 @@ BREACH = 0.7
 STALL_COST = 0.3
 #: A hidden unmoved piece moves in the search when the chance it can move is above this.
 MOBILE_ODDS = 0.05
+#: How much less likely a hidden piece attacks one of our revealed pieces when its type loses the battle than
+#: when it wins or ties: the opponent knows its own piece, so an attack on a known piece is mostly made by one
+#: that beats it (a Spy at a known Marshal), and only sometimes a bluff.
+BLUFF = 0.1
+#: A battle with a hidden piece that the attacker wins with at least this probability is searched on from
+#: the win (weighted by it; the other outcomes keep their static values), not valued at once: so the search
+#: sees a high piece take a defender and a Miner walk in behind it, in one line.
+SURE = 0.5
 
 # rows of a search board ``int8[4, 100]``
 _SIDE, _TYPE, _ID, _FLAGS = 0, 1, 2, 3
@@ -205,8 +219,16 @@ def _chance(s, f, t, stm, base, odds, odds_moved, val, info, dist_flag):
     """Expected value for us (side 0) of a battle ``f -> t`` whose outcome hangs on a hidden opponent type:
     the mean over that piece's type distribution of ``base`` (the static value before it) plus what each
     outcome changes (material, the pieces it reveals, and an opponent piece that wins its way next to our
-    Flag: ``BREACH`` of the Flag's worth, as the line ends before it could take it)."""
+    Flag: ``BREACH`` of the Flag's worth, as the line ends before it could take it).  When the opponent
+    attacks one of our revealed pieces, the odds of the types that lose are scaled by ``BLUFF``: it chose the
+    attack knowing its piece.
+
+    Returns ``(value, p, rest)``: the mean, the probability that the attacker wins and takes the square (not
+    the Flag), and the part of the mean from every other outcome; ``value - rest`` is ``p`` times the static
+    value of that win, which the search may replace by searching on from it (``SURE``)."""
     v = 0.0
+    p_win = 0.0
+    v_win = 0.0
     if stm == 0:
         a = s[_TYPE, f]
         i = s[_ID, t]
@@ -222,6 +244,8 @@ def _chance(s, f, t, stm, base, odds, odds_moved, val, info, dist_flag):
             r = _fight(a, d)
             if r > 0:
                 o = val[1, d] - (0.0 if shown else info[0, a])
+                p_win += p
+                v_win += p * (base + o)
             elif r == 0:
                 o = val[1, d] - val[0, a] + (info[0, a] if shown else 0.0)
             else:
@@ -231,23 +255,28 @@ def _chance(s, f, t, stm, base, odds, odds_moved, val, info, dist_flag):
         a = s[_TYPE, t]
         q = odds_moved[s[_ID, f]]
         if a == FLAG:
-            return -WIN
+            return -WIN, 0.0, -WIN
         shown = s[_FLAGS, t] & _REVEALED
+        mass = 0.0
         for d in range(NUM_TYPES):
-            p = q[d]
+            mass += q[d] * (1.0 if not shown or _fight(d, a) >= 0 else BLUFF)
+        for d in range(NUM_TYPES):
+            r = _fight(d, a)
+            p = q[d] * (1.0 if not shown or r >= 0 else BLUFF) / mass if mass > 0.0 else q[d]
             if p == 0.0:
                 continue
-            r = _fight(d, a)
             if r > 0:
                 o = -val[0, a] + info[1, d] + (info[0, a] if shown else 0.0)
                 if dist_flag[t] == 1:
                     o -= BREACH * FLAG_GAIN
+                p_win += p
+                v_win += p * (base + o)
             elif r == 0:
                 o = -val[0, a] + val[1, d] + (info[0, a] if shown else 0.0)
             else:
                 o = val[1, d] - (0.0 if shown else info[0, a])
             v += p * (base + o)
-    return v
+    return v, p_win, v - v_win
 
 
 @njit(cache=True, inline="always")
@@ -261,29 +290,44 @@ def _kind(s, f, t):
 
 
 @njit(cache=True)
-def _apply(src, dst, f, t, key):
-    """Play the quiet move or known battle ``f -> t`` from board ``src`` into ``dst``.  Returns the new
-    Zobrist key, and whether the Flag was taken (then ``dst`` is not meaningful)."""
+def _lift(src, dst, f, key):
+    """Copy board ``src`` into ``dst`` and lift the piece on ``f`` off it.  Returns the Zobrist key with the
+    piece lifted and the side to move turned, and the piece as ``(side, type, id, flags)``, flagged moved."""
     dst[:, :] = src
     ia = src[_ID, f]
-    key ^= _ZOBRIST[f * 100 + ia] ^ _ZOBRIST[10000]
+    mover = (src[_SIDE, f], src[_TYPE, f], ia, src[_FLAGS, f] | _MOVED)
     dst[_SIDE, f] = -1
     dst[_TYPE, f] = -1
     dst[_ID, f] = -1
     dst[_FLAGS, f] = 0
-    mover = (src[_SIDE, f], src[_TYPE, f], ia, src[_FLAGS, f] | _MOVED)
+    return key ^ _ZOBRIST[f * 100 + ia] ^ _ZOBRIST[10000], mover
+
+
+@njit(cache=True)
+def _apply(src, dst, f, t, key):
+    """Play the quiet move or known battle ``f -> t`` from board ``src`` into ``dst``.  Returns the new
+    Zobrist key, and whether the Flag was taken (then ``dst`` is not meaningful)."""
+    key, mover = _lift(src, dst, f, key)
     if src[_SIDE, t] == -1:
         step = abs(t - f)
         dst[_SIDE, t], dst[_TYPE, t], dst[_ID, t], dst[_FLAGS, t] = mover
         if step != 1 and step != 10:
             dst[_FLAGS, t] |= _REVEALED
-        return key ^ _ZOBRIST[t * 100 + ia], False
+        return key ^ _ZOBRIST[t * 100 + mover[2]], False
     d = src[_TYPE, t]
     if d == FLAG:
         return key, True
-    r = _fight(src[_TYPE, f], d)
+    return _settle(dst, t, key, _fight(src[_TYPE, f], d), mover, src[_ID, t]), False
+
+
+@njit(cache=True)
+def _settle(dst, t, key, r, mover, it):
+    """The rest of a battle on ``t`` on ``dst`` (the attacker, ``mover``, already lifted by ``_lift``) with
+    outcome ``r`` (+1 the attacker wins, 0 both die, -1 it loses; ``it`` the defender's id).  Returns the new
+    Zobrist key."""
+    ia = mover[2]
     if r >= 0:
-        key ^= _ZOBRIST[t * 100 + src[_ID, t]]
+        key ^= _ZOBRIST[t * 100 + it]
         dst[_SIDE, t] = -1
         dst[_TYPE, t] = -1
         dst[_ID, t] = -1
@@ -294,7 +338,15 @@ def _apply(src, dst, f, t, key):
         key ^= _ZOBRIST[t * 100 + ia]
     elif r < 0:
         dst[_FLAGS, t] |= _REVEALED
-    return key, False
+    return key
+
+
+@njit(cache=True)
+def _apply_win(src, dst, f, t, key):
+    """Play the battle ``f -> t`` from board ``src`` into ``dst`` as won by the attacker (the outcome a chance
+    node searches on).  Returns the new Zobrist key."""
+    key, mover = _lift(src, dst, f, key)
+    return _settle(dst, t, key, 1, mover, src[_ID, t])
 
 
 @njit(cache=True)
@@ -313,8 +365,8 @@ def _gain(s, f, t, val):
     return -val[me, a]
 
 
-# per-ply frames of the search: ``float64[MAX_PLY + 1, 5]`` and ``int64[MAX_PLY + 1, 4]``
-_ALPHA, _BETA, _BEST, _ALPHA0, _BASE = 0, 1, 2, 3, 4
+# per-ply frames of the search: ``float64[MAX_PLY + 1, 7]`` and ``int64[MAX_PLY + 1, 4]``
+_ALPHA, _BETA, _BEST, _ALPHA0, _BASE, _P, _REST = 0, 1, 2, 3, 4, 5, 6
 _DEPTH, _NEXT, _COUNT, _BEST_MOVE = 0, 1, 2, 3
 
 
@@ -366,7 +418,7 @@ def _enter(st, ply, depth, alpha, beta, key, moves, order, odds, odds_moved, ev,
         elif kind == 1:
             score[i] = 1e6 + 1e3 * _gain(s, f, t, val)
         elif kind == 2:
-            gain = _chance(s, f, t, stm, base, odds, odds_moved, val, info, dist_flag) - base
+            gain = _chance(s, f, t, stm, base, odds, odds_moved, val, info, dist_flag)[0] - base
             score[i] = 5e5 + 1e3 * sign * gain
         elif m == killers[ply, 0]:
             score[i] = 4e5
@@ -426,9 +478,25 @@ def _search(st, top, depth, alpha, beta, key, moves, order, odds, odds_moved, ev
             stm = ply % 2
             kind = _kind(s, f, t)
             if kind == 2:
-                v = _chance(s, f, t, stm, fr[ply, _BASE], odds, odds_moved, val, info, dist_flag)
+                v, p, rest = _chance(s, f, t, stm, fr[ply, _BASE], odds, odds_moved, val, info, dist_flag)
                 if stm == 1:
-                    v = -v
+                    v, rest = -v, -rest
+                d = fi[ply, _DEPTH] - 1
+                if d > 0 and p >= SURE:
+                    # search on from the likely win: value rest + p * (the child's value for the mover)
+                    child_key = _apply_win(s, st[ply + 1], f, t, keys[ply])
+                    if ply + 1 >= MAX_PLY - QUIESCENCE_DEPTH - 1:
+                        d = 0
+                    fr[ply, _P] = p
+                    fr[ply, _REST] = rest
+                    done, v = _enter(st, ply + 1, d, (rest - fr[ply, _BETA]) / p, (rest - fr[ply, _ALPHA]) / p,
+                                     child_key, moves, order, odds, odds_moved, ev, evm, val, info, runner,
+                                     dist_target, dist_flag, mobile, w, tt_key, tt_val, tt_depth, tt_kind, tt_move,
+                                     killers, history, ctl, fr, fi, keys)
+                    if not done:
+                        ply += 1
+                        continue
+                    v = rest - p * v
             else:
                 child_key, taken = _apply(s, st[ply + 1], f, t, keys[ply])
                 if taken:
@@ -462,6 +530,8 @@ def _search(st, top, depth, alpha, beta, key, moves, order, odds, odds_moved, ev
             v = -v
             m = moves[ply, fi[ply, _NEXT] - 1]
             kind = _kind(st[ply], m // 100, m % 100)
+            if kind == 2:
+                v = fr[ply, _REST] + fr[ply, _P] * v
         if ctl[2]:
             return 0.0
         # the value ``v`` of move ``m`` at ``ply``
@@ -487,7 +557,7 @@ def _root(st, depth, root_moves, cost, values, moves, order, odds, odds_moved, e
     Writes each move's value (exact for the best, an upper bound for the others) to ``values``; returns
     the index of the best, or -1 when the node budget ran out."""
     s = st[0]
-    fr = np.zeros((MAX_PLY + 1, 5))
+    fr = np.zeros((MAX_PLY + 1, 7))
     fi = np.zeros((MAX_PLY + 1, 4), dtype=np.int64)
     keys = np.zeros(MAX_PLY + 1, dtype=np.uint64)
     key = np.uint64(0)
@@ -502,7 +572,15 @@ def _root(st, depth, root_moves, cost, values, moves, order, odds, odds_moved, e
         f = m // 100
         t = m % 100
         if _kind(s, f, t) == 2:
-            v = _chance(s, f, t, 0, base, odds, odds_moved, val, info, dist_flag)
+            v, p, rest = _chance(s, f, t, 0, base, odds, odds_moved, val, info, dist_flag)
+            if depth > 1 and p >= SURE:
+                child_key = _apply_win(s, st[1], f, t, key)
+                c = _search(st, 1, depth - 1, -np.inf, (rest - cost[i] - alpha) / p, child_key, moves, order,
+                            odds, odds_moved, ev, evm, val, info, runner, dist_target, dist_flag, mobile, w, tt_key,
+                            tt_val, tt_depth, tt_kind, tt_move, killers, history, ctl, fr, fi, keys)
+                if ctl[2]:
+                    return -1
+                v = rest - p * c
         else:
             child_key, taken = _apply(s, st[1], f, t, key)
             if taken:
@@ -586,29 +664,47 @@ class AlphaBetaAgent(SeededBot):
         depth: deepest iteration of iterative deepening, in plies (0: as deep as the time allows).
         nodes: a node budget per move (0: none); with ``seconds=0`` the program is deterministic.
         setup: ``own`` (``own_deployment``: people's walled-in Flags) or a ``base.draw_setup`` source.
+        belief: where the type odds of hidden pieces start: ``counts`` (people's setup statistics on unmoved
+            pieces, even odds on moved ones), ``learned`` (the belief network shipped for the variant, which
+            reads how each piece has moved as people's pieces move; ``counts`` where none is shipped), or a
+            belief network's directory; either way held to what tracking allows and to the counts left
+            (``tracking.type_odds``).  A network is read without the setup library: it guesses types, not
+            which of people's setups the opponent plays.
 
     Raises:
-        ValueError: a negative option, or no bound at all (``seconds``, ``depth`` and ``nodes`` all 0).
+        ValueError: a negative option, no bound at all (``seconds``, ``depth`` and ``nodes`` all 0), or a
+            ``belief`` that is neither ``counts``, ``learned`` nor a directory.
+        AgentSpecError, CheckpointError: ``belief`` names no readable belief network (at ``reset``).
     """
 
     name = "alphabeta"
     deploy = staticmethod(own_deployment)
 
-    def __init__(self, seconds: float = 0.3, depth: int = 0, nodes: int = 0, setup: str = "own") -> None:
+    def __init__(self, seconds: float = 0.3, depth: int = 0, nodes: int = 0, setup: str = "own",
+                 belief: str = "learned") -> None:
         if seconds < 0 or depth < 0 or nodes < 0:
             raise ValueError(f"seconds, depth and nodes must be >= 0 (got {seconds}, {depth}, {nodes})")
         if seconds == 0 and depth == 0 and nodes == 0:
             raise ValueError("give a bound: seconds > 0, depth > 0 or nodes > 0")
         if depth > MAX_PLY - QUIESCENCE_DEPTH - 2:
             raise ValueError(f"depth must be at most {MAX_PLY - QUIESCENCE_DEPTH - 2} plies (got {depth})")
+        if belief not in ("counts", "learned") and not Path(belief).is_dir():
+            raise ValueError(f"belief must be counts, learned or a belief network's directory (got {belief!r})")
         super().__init__(setup)
-        self.seconds, self.depth, self.nodes = seconds, depth, nodes
+        self.seconds, self.depth, self.nodes, self.belief = seconds, depth, nodes, belief
         self._seen: dict[bytes, int] = {}
         self.last: dict[str, float] = {}
+        self._networks: dict[str, object] = {}
 
     def reset(self, variant: Variant, player: int, seed: int | None = None) -> None:
         super().reset(variant, player, seed)
         self._seen = {}
+        if self.belief != "counts" and variant.name not in self._networks:
+            from .network_agent import SHIPPED_DIR, learned_belief
+
+            shipped = (SHIPPED_DIR / variant.name / "belief").is_dir()
+            self._networks[variant.name] = (learned_belief(self.belief, variant.name, library=False)
+                                            if self.belief != "learned" or shipped else None)
 
     def act(self, view: PlayerView) -> Move:
         start = time.perf_counter()
@@ -690,8 +786,14 @@ class AlphaBetaAgent(SeededBot):
         types run for the Flag, the distance maps to the target and to our Flag, which hidden pieces may
         move, and the evaluation's weights."""
         possible = possible_types(view)
-        flag = flag_odds(view, possible)
-        odds = type_odds(view, possible, flag)
+        network = self._networks.get(view.variant.name)
+        if network is None:
+            flag = flag_odds(view, possible)
+            odds = type_odds(view, possible, flag)
+        else:
+            prior = np.maximum(network.marginals(view), FLOOR)
+            flag = prior_flag_odds(view, possible, prior)
+            odds = type_odds(view, possible, flag, prior)
         movable = np.where(IMMOVABLE, 0.0, odds)
         mass = movable.sum(axis=1, keepdims=True)
         odds_moved = np.divide(movable, mass, out=np.zeros_like(movable), where=mass > 0)

@@ -319,13 +319,13 @@ def network_from(ck: Checkpoint, weights: str) -> tuple[DeepNashNet, dict]:
     return net, ck.meta
 
 
-def learned_belief(source: str, variant: str) -> Belief | None:
+def learned_belief(source: str, variant: str, library: bool = True) -> Belief | None:
     """The search's belief named by ``SearchConfig.belief``: ``None`` for ``heuristic`` and ``public`` (the
     search's own sampler); for ``learned`` the belief network shipped for ``variant``
     (``deepnash/data/shipped/<variant>/belief``), or the heuristic sampler's marginals where none is shipped;
     otherwise the belief network in the run or checkpoint directory ``source``.  Each is weighed by the setup
     library shipped for ``variant``, if any (``deepnash/data/shipped/<variant>/setup_library.npz``,
-    ``infostate.setup_library``).
+    ``infostate.setup_library``), unless ``library`` is false.
 
     Raises:
         AgentSpecError: ``learned`` and neither a belief network nor a setup library is shipped for ``variant``.
@@ -336,7 +336,7 @@ def learned_belief(source: str, variant: str) -> Belief | None:
     if source in ("heuristic", "public"):
         return None
     library_file = SHIPPED_DIR / variant / LIBRARY_FILE
-    library = SetupLibrary.load(library_file) if library_file.is_file() else None
+    library = SetupLibrary.load(library_file) if library and library_file.is_file() else None
     if source == "learned":
         path = SHIPPED_DIR / variant / "belief"
         if not path.is_dir() and library is not None:  # people's setups over the heuristic sampler's marginals

@@ -159,12 +159,21 @@ def flag_odds(view: PlayerView, possible: np.ndarray) -> np.ndarray:
     return w / w.sum()
 
 
-def type_odds(view: PlayerView, possible: np.ndarray, flag: np.ndarray) -> np.ndarray:
+def prior_flag_odds(view: PlayerView, possible: np.ndarray, prior: np.ndarray) -> np.ndarray:
+    """``float64[100]``: the Flag odds a distribution over types gives (``prior: float64[100, 12]``, for
+    instance a belief network's marginals): its Flag column on the pieces that can still be the Flag
+    (``possible[:, FLAG]``), normalised; ``flag_odds`` where it gives those pieces no weight."""
+    w = np.where(possible[:, FLAG], prior[:, FLAG], 0.0)
+    return w / w.sum() if w.sum() > 0 else flag_odds(view, possible)
+
+
+def type_odds(view: PlayerView, possible: np.ndarray, flag: np.ndarray, prior: np.ndarray | None = None) -> np.ndarray:
     """``float64[100, 12]``: a distribution over the types of every opponent piece (one-hot on revealed
     ones, zero rows elsewhere).
 
-    Hidden rows start from people's setup statistics on unmoved pieces (``deployment_weights``, 1 on
-    moved pieces), zero where ``possible`` rules a type out, with the Flag column set to ``flag``
+    Hidden rows start from ``prior`` (``float64[100, 12]``, for instance a belief network's marginals) or,
+    without one, from people's setup statistics on unmoved pieces (``deployment_weights``, 1 on moved
+    pieces); zero where ``possible`` rules a type out, with the Flag column set to ``flag``
     (``flag_odds``); then rows are scaled to sum to 1 and columns to the counts left
     (``beliefs.hidden_counts``), in turn, ``SINKHORN_SWEEPS`` times.
     """
@@ -173,11 +182,14 @@ def type_odds(view: PlayerView, possible: np.ndarray, flag: np.ndarray) -> np.nd
     hidden = (view.owner == opp) & ~view.revealed
     if not hidden.any():
         return out
-    weights = deployment_weights(view.variant, opp)
     p = np.where(possible[hidden], 1.0, 0.0)
-    still = ~view.moved[hidden]
-    if weights is not None:
-        p[still] *= weights[hidden][still]
+    if prior is not None:
+        p *= prior[hidden]
+    else:
+        weights = deployment_weights(view.variant, opp)
+        still = ~view.moved[hidden]
+        if weights is not None:
+            p[still] *= weights[hidden][still]
     p[:, FLAG] = flag[hidden]
     counts = hidden_counts(view).astype(np.float64)
     for _ in range(SINKHORN_SWEEPS):
