@@ -169,6 +169,23 @@ def test_it_sets_up_as_people_do_and_plays_both_variants(variant):
     assert move in g.legal_moves()
 
 
+def test_its_own_setups_are_walled_and_disguised_unless_asked_not_to():
+    """``setup=own`` walls the Flag in on the back row (Classic) and, disguised by default, deploys no setup of the
+    pool as people recorded it (nor its mirror), so a library of recorded setups cannot name it; with
+    ``disguise=false`` every setup is one of the pool's."""
+    from deepnash.env.setups import walled_pool
+
+    pool = {s.tobytes() for s in walled_pool(CLASSIC).setups}
+    pool |= {s.reshape(10, 10)[:, ::-1].reshape(100).tobytes() for s in walled_pool(CLASSIC).setups}
+    for seed in range(5):
+        hidden = _agent("alphabeta:seconds=0,depth=2", CLASSIC, 0, seed=seed).choose_setup()
+        plain = _agent("alphabeta:seconds=0,depth=2,disguise=false", CLASSIC, 0, seed=seed).choose_setup()
+        row, col = divmod(int(np.flatnonzero(hidden == FLAG)[0]), 10)
+        beside = [10 + col] + [col + d for d in (-1, 1) if 0 <= col + d < 10]
+        assert row == 0 and all(hidden[n] == BOMB for n in beside)
+        assert hidden.tobytes() not in pool and plain.tobytes() in pool
+
+
 def test_it_plays_as_a_ucc_bot():
     """``deepnash ucc-bot --agent alphabeta`` serves the agent the registry builds: a scripted referee
     conversation (setup, START, a board, one move reply, QUIT), as ``test_ucc`` plays it with the random bot."""

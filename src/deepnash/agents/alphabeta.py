@@ -646,13 +646,17 @@ def piece_values(view: PlayerView) -> np.ndarray:
     return val
 
 
-def own_deployment(variant: Variant, player: int, rng: np.random.Generator) -> np.ndarray:
+def own_deployment(variant: Variant, player: int, rng: np.random.Generator, disguised: bool = False) -> np.ndarray:
     """The sparring program's setup (``setup=own``): one people deployed with the Flag walled in by Bombs on
-    the back row (``walled``), or any people's setup where the variant has none (Barrage)."""
-    try:
-        return draw_setup("walled", variant, player, rng)
-    except ValueError:
-        return draw_setup("human", variant, player, rng)
+    the back row (``walled``), or any people's setup where the variant has none (Barrage); ``disguised``: with
+    its lanes rearranged (``env.setups.disguise``) where the pool allows it."""
+    for source in ("walled", "human"):
+        for hide in (disguised, False) if disguised else (False,):
+            try:
+                return draw_setup(source, variant, player, rng, disguised=hide)
+            except ValueError:
+                continue
+    raise ValueError(f"no people's setups for {variant.name}")
 
 
 class AlphaBetaAgent(SeededBot):
@@ -664,6 +668,9 @@ class AlphaBetaAgent(SeededBot):
         depth: deepest iteration of iterative deepening, in plies (0: as deep as the time allows).
         nodes: a node budget per move (0: none); with ``seconds=0`` the program is deterministic.
         setup: ``own`` (``own_deployment``: people's walled-in Flags) or a ``base.draw_setup`` source.
+        disguise: rearrange the lanes of the people's setup it deploys (``own``, ``human``, ``walled``,
+            ``sheltered``; ``env.setups.disguise``), so that an opponent with a library of recorded setups
+            cannot tell which one it plays; the other sources are drawn as they are.
         belief: where the type odds of hidden pieces start: ``counts`` (people's setup statistics on unmoved
             pieces, even odds on moved ones), ``learned`` (the belief network shipped for the variant, which
             reads how each piece has moved as people's pieces move; ``counts`` where none is shipped), or a
@@ -678,10 +685,9 @@ class AlphaBetaAgent(SeededBot):
     """
 
     name = "alphabeta"
-    deploy = staticmethod(own_deployment)
 
     def __init__(self, seconds: float = 0.3, depth: int = 0, nodes: int = 0, setup: str = "own",
-                 belief: str = "learned") -> None:
+                 belief: str = "learned", disguise: bool = True) -> None:
         if seconds < 0 or depth < 0 or nodes < 0:
             raise ValueError(f"seconds, depth and nodes must be >= 0 (got {seconds}, {depth}, {nodes})")
         if seconds == 0 and depth == 0 and nodes == 0:
@@ -691,7 +697,7 @@ class AlphaBetaAgent(SeededBot):
         if belief not in ("counts", "learned") and not Path(belief).is_dir():
             raise ValueError(f"belief must be counts, learned or a belief network's directory (got {belief!r})")
         super().__init__(setup)
-        self.seconds, self.depth, self.nodes, self.belief = seconds, depth, nodes, belief
+        self.seconds, self.depth, self.nodes, self.belief, self.disguise = seconds, depth, nodes, belief, disguise
         self._seen: dict[bytes, int] = {}
         self.last: dict[str, float] = {}
         self._networks: dict[str, object] = {}
@@ -705,6 +711,14 @@ class AlphaBetaAgent(SeededBot):
             shipped = (SHIPPED_DIR / variant.name / "belief").is_dir()
             self._networks[variant.name] = (learned_belief(self.belief, variant.name, library=False)
                                             if self.belief != "learned" or shipped else None)
+
+    def choose_setup(self) -> np.ndarray:
+        from ..env.setups import PEOPLE_POOLS
+
+        if self.setup == "own":
+            return own_deployment(self._variant, self._player, self._rng, self.disguise)
+        return draw_setup(self.setup, self._variant, self._player, self._rng,
+                          disguised=self.disguise and self.setup in PEOPLE_POOLS)
 
     def act(self, view: PlayerView) -> Move:
         start = time.perf_counter()
