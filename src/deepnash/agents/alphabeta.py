@@ -257,14 +257,13 @@ def _chance(s, f, t, stm, base, odds, odds_moved, val, info, dist_flag):
         if a == FLAG:
             return -WIN, 0.0, -WIN
         shown = s[_FLAGS, t] & _REVEALED
-        mass = 0.0
-        for d in range(NUM_TYPES):
-            mass += q[d] * (1.0 if not shown or _fight(d, a) >= 0 else BLUFF)
+        mass = 0.0  # the weights below are normalised by their sum at the end
         for d in range(NUM_TYPES):
             r = _fight(d, a)
-            p = q[d] * (1.0 if not shown or r >= 0 else BLUFF) / mass if mass > 0.0 else q[d]
+            p = q[d] * (1.0 if not shown or r >= 0 else BLUFF)
             if p == 0.0:
                 continue
+            mass += p
             if r > 0:
                 o = -val[0, a] + info[1, d] + (info[0, a] if shown else 0.0)
                 if dist_flag[t] == 1:
@@ -276,6 +275,8 @@ def _chance(s, f, t, stm, base, odds, odds_moved, val, info, dist_flag):
             else:
                 o = val[1, d] - (0.0 if shown else info[0, a])
             v += p * (base + o)
+        if mass > 0.0:
+            v, p_win, v_win = v / mass, p_win / mass, v_win / mass
     return v, p_win, v - v_win
 
 
@@ -650,13 +651,10 @@ def own_deployment(variant: Variant, player: int, rng: np.random.Generator, disg
     """The sparring program's setup (``setup=own``): one people deployed with the Flag walled in by Bombs on
     the back row (``walled``), or any people's setup where the variant has none (Barrage); ``disguised``: with
     its lanes rearranged (``env.setups.disguise``) where the pool allows it."""
-    for source in ("walled", "human"):
-        for hide in (disguised, False) if disguised else (False,):
-            try:
-                return draw_setup(source, variant, player, rng, disguised=hide)
-            except ValueError:
-                continue
-    raise ValueError(f"no people's setups for {variant.name}")
+    try:
+        return draw_setup("walled", variant, player, rng, disguised=disguised)
+    except ValueError:
+        return draw_setup("human", variant, player, rng, disguised=disguised)
 
 
 class AlphaBetaAgent(SeededBot):
