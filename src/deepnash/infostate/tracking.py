@@ -34,8 +34,11 @@ from .beliefs import IMMOVABLE, hidden_counts
 from .setup_stats import deployment_weights
 from .view import PlayerView
 
-#: Balancing sweeps of ``type_odds`` (rows, then columns); the margins agree to about 1e-6 by then.
-SINKHORN_SWEEPS = 60
+#: Balancing sweeps of ``type_odds`` (rows, then columns) stop once every column is within this of its count.
+SINKHORN_TOL = 1e-9
+#: At most this many sweeps: most positions balance in a few dozen, a nearly degenerate one (a Flag column
+#: almost all on one piece) in a few hundred.
+SINKHORN_SWEEPS = 1000
 
 
 def _hall_feasible(sizes: np.ndarray, masks: np.ndarray, counts: np.ndarray, subsets: np.ndarray) -> bool:
@@ -175,7 +178,8 @@ def type_odds(view: PlayerView, possible: np.ndarray, flag: np.ndarray, prior: n
     without one, from people's setup statistics on unmoved pieces (``deployment_weights``, 1 on moved
     pieces); zero where ``possible`` rules a type out, with the Flag column set to ``flag``
     (``flag_odds``); then rows are scaled to sum to 1 and columns to the counts left
-    (``beliefs.hidden_counts``), in turn, ``SINKHORN_SWEEPS`` times.
+    (``beliefs.hidden_counts``), in turn, until the columns are within ``SINKHORN_TOL`` of the counts (at most
+    ``SINKHORN_SWEEPS`` times).
     """
     opp = 1 - view.player
     out = np.where(possible, 1.0, 0.0)
@@ -195,6 +199,8 @@ def type_odds(view: PlayerView, possible: np.ndarray, flag: np.ndarray, prior: n
     for _ in range(SINKHORN_SWEEPS):
         p /= np.maximum(p.sum(axis=1, keepdims=True), 1e-300)
         col = p.sum(axis=0)
+        if np.abs(col - counts).max() <= SINKHORN_TOL:
+            break
         p *= np.divide(counts, col, out=np.zeros_like(col), where=col > 0)
     p /= np.maximum(p.sum(axis=1, keepdims=True), 1e-300)
     out[hidden] = p
